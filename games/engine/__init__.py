@@ -1,0 +1,56 @@
+"""The referee of Truc valencià and Truco argentino: pure Python, no Django, no clock, no randomness.
+
+    events = decide(state, seat, action)      # validates, or raises IllegalAction with a stable code
+    for event in events: state = evolve(state, event)
+    legal_actions(state, seat), view_for(state, seat | None), replay(events)
+"""
+
+from .actions import Action, play
+from .cards import DECKS, envido_of
+from .errors import EngineError, IllegalAction, InvalidAction, InvalidEvent, InvalidRules
+from .events import PARDA, EVENT_TYPES, Event, event_from_json
+from .evolve import evolve, replay, start
+from .referee import REASONS, decide, legal_actions, turn, why_not
+from .rules import PRESETS, RULES_VERSION, Rules, resolve_rules
+from .state import Hand, State, side_of
+from .table import abort, deal, deal_hands, forfeit, resign, start_match
+from .views import redact, view_for
+
+__all__ = [
+    "DECKS",
+    "EVENT_TYPES",
+    "PARDA",
+    "PRESETS",
+    "REASONS",
+    "RULES_VERSION",
+    "Action",
+    "EngineError",
+    "Event",
+    "Hand",
+    "IllegalAction",
+    "InvalidAction",
+    "InvalidEvent",
+    "InvalidRules",
+    "Rules",
+    "State",
+    "abort",
+    "deal",
+    "deal_hands",
+    "decide",
+    "envido_of",
+    "event_from_json",
+    "evolve",
+    "forfeit",
+    "legal_actions",
+    "play",
+    "redact",
+    "replay",
+    "resign",
+    "resolve_rules",
+    "side_of",
+    "start",
+    "start_match",
+    "turn",
+    "view_for",
+    "why_not",
+]

@@ -1,0 +1,39 @@
+"""The engine's exceptions. Each carries a stable ``code`` that clients and the HTTP layer rely on."""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of every error the referee raises."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+
+
+class InvalidRules(EngineError):
+    """A preset or option that RULES.md §2 does not allow."""
+
+    code = "invalid_rules"
+
+
+class InvalidAction(EngineError):
+    """An action that is not well formed: unknown type, missing or extra fields."""
+
+    code = "invalid_action"
+
+
+class IllegalAction(EngineError):
+    """A well-formed action that the rules forbid now; ``code`` names the rule (RULES.md §8)."""
+
+    code = "illegal_action"
+
+
+class InvalidEvent(EngineError):
+    """An event payload that cannot be read back (unknown type, newer schema, bad fields)."""
+
+    code = "invalid_event"

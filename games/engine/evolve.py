@@ -1,0 +1,214 @@
+"""evolve(state, event) -> state: the trusted fold. It checks nothing; the referee checked first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from . import events as ev
+from .errors import InvalidEvent
+from .rules import RULES_VERSION
+from .state import Hand, State, side_of
+
+
+def start(event: ev.MatchStarted) -> State:
+    """The state right after the first event. The first hand is dealt by the last seat."""
+    if event.rules_version > RULES_VERSION:
+        raise InvalidEvent(f"rules_version {event.rules_version} is newer than this referee's")
+    return State(rules=event.rules, next_dealer=event.rules.players - 1)
+
+
+def replay(events: Iterable[ev.Event]) -> State:
+    """The fold of a whole stream, which must open with ``MatchStarted``."""
+    stream = iter(events)
+    first = next(stream, None)
+    if not isinstance(first, ev.MatchStarted):
+        raise InvalidEvent("a game's stream opens with match_started")
+    state = start(first)
+    for event in stream:
+        state = evolve(state, event)
+    return state
+
+
+def evolve(state: State, event: ev.Event) -> State:
+    apply = _APPLY.get(type(event))
+    if apply is None:
+        raise InvalidEvent(f"{event.TYPE or type(event).__name__} cannot follow match_started")
+    return apply(state, event)
+
+
+def next_to_play(hand: Hand, after: int, players: int) -> int:
+    """The next active seat after ``after`` that has not played in the baza in progress."""
+    played = {seat for seat, _ in hand.baza}
+    for step in range(1, players + 1):
+        seat = (after + step) % players
+        if seat not in hand.folded and seat not in played:
+            return seat
+    return after  # nobody: the baza is complete and the referee ends it
+
+
+def _hand(state: State, hand: Hand, **changes: Any) -> State:
+    return replace(state, hand=replace(hand, **changes), version=state.version + 1)
+
+
+def _dealt(state: State, event: ev.HandDealt) -> State:
+    players = state.players
+    mano = (event.dealer + 1) % players
+    phase = state.rules.envido_window == "before_first_card"
+    hand = Hand(
+        number=event.number,
+        dealer=event.dealer,
+        mano=mano,
+        dealt=event.hands,
+        held=event.hands,
+        to_play=mano,
+        phase_turn=mano if phase else None,
+    )
+    scores = (0, 0) if state.cama_won else state.scores
+    return replace(
+        state,
+        hand=hand,
+        scores=scores,
+        cama_won=False,
+        next_dealer=(event.dealer + 1) % players,
+        version=state.version + 1,
+    )
+
+
+def _passed(state: State, event: ev.EnvidoPassed) -> State:
+    hand = _current(state)
+    following = (event.seat + 1) % state.players
+    # RULES.md §5.2: the phase ends when every player has passed, i.e. when it comes back to the mano.
+    return _hand(state, hand, phase_turn=None if following == hand.mano else following)
+
+
+def _played(state: State, event: ev.CardPlayed) -> State:
+    hand = _current(state)
+    held = list(hand.held)
+    held[event.seat] = tuple(card for card in held[event.seat] if card != event.card)
+    hand = replace(hand, held=tuple(held), baza=(*hand.baza, (event.seat, event.card)))
+    return _hand(state, hand, to_play=next_to_play(hand, event.seat, state.players))
+
+
+def _truco_called(state: State, event: ev.TrucoCalled) -> State:
+    hand = _current(state)
+    if hand.truco_call is not None:
+        # A raise while answering implies accepting the level called (RULES.md §5.1).
+        hand = replace(hand, truco_level=hand.truco_call, truco_holder=side_of(event.seat))
+    return _hand(state, hand, truco_call=event.level, truco_caller=event.seat)
+
+
+def _truco_accepted(state: State, event: ev.TrucoAccepted) -> State:
+    hand = _current(state)
+    return _hand(
+        state,
+        hand,
+        truco_level=event.level,
+        truco_holder=side_of(event.seat),
+        truco_call=None,
+        truco_caller=None,
+    )
+
+
+def _truco_refused(state: State, event: ev.TrucoRefused) -> State:
+    # Refusing ends the hand at once; the referee's HandEnded follows with the points.
+    return _hand(state, _current(state), truco_call=None, truco_caller=None)
+
+
+def _envido_called(state: State, event: ev.EnvidoCalled) -> State:
+    hand = _current(state)
+    return _hand(
+        state,
+        hand,
+        envido_calls=(*hand.envido_calls, event.call),
+        envido_caller=event.seat,
+        envido_pending=True,
+    )
+
+
+def _envido_accepted(state: State, event: ev.EnvidoAccepted) -> State:
+    hand = _current(state)
+    return _hand(
+        state,
+        hand,
+        envido_pending=False,
+        envido_points=(event.winner, event.points),
+        envido_winner=event.winner,
+        envido_value=event.value,
+        phase_turn=None,  # a settled envido ends the envido phase
+    )
+
+
+def _envido_refused(state: State, event: ev.EnvidoRefused) -> State:
+    hand = _current(state)
+    return _hand(
+        state, hand, envido_pending=False, envido_points=(event.side, event.points), phase_turn=None
+    )
+
+
+def _folded(state: State, event: ev.Folded) -> State:
+    hand = _current(state)
+    out = {event.seat}
+    if state.rules.mazo_team == "side_concedes":
+        out = {seat for seat in range(state.players) if side_of(seat) == side_of(event.seat)}
+    penalty = list(hand.penalty)
+    penalty[1 - side_of(event.seat)] += event.penalty
+    hand = replace(hand, folded=hand.folded | out, penalty=(penalty[0], penalty[1]))
+    return _hand(state, hand, to_play=next_to_play(hand, event.seat, state.players))
+
+
+def _baza_ended(state: State, event: ev.BazaEnded) -> State:
+    hand = _current(state)
+    return _hand(
+        state,
+        hand,
+        results=(*hand.results, event.result),
+        bazas=(*hand.bazas, hand.baza),
+        baza=(),
+        to_play=event.leader,
+    )
+
+
+def _hand_ended(state: State, event: ev.HandEnded) -> State:
+    hand = _current(state)
+    return replace(
+        state, hand=replace(hand, over=True), scores=event.scores, version=state.version + 1
+    )
+
+
+def _cama_ended(state: State, event: ev.CamaEnded) -> State:
+    return replace(state, camas=event.camas, cama_won=True, version=state.version + 1)
+
+
+def _match_ended(state: State, event: ev.MatchEnded) -> State:
+    hand = state.hand
+    if hand is not None and not hand.over:
+        hand = replace(hand, over=True)
+    return replace(
+        state, hand=hand, winner=event.winner, end_reason=event.reason, version=state.version + 1
+    )
+
+
+def _current(state: State) -> Hand:
+    if state.hand is None:
+        raise InvalidEvent("no hand has been dealt")
+    return state.hand
+
+
+_APPLY: dict[type[ev.Event], Callable[[State, Any], State]] = {
+    ev.HandDealt: _dealt,
+    ev.EnvidoPassed: _passed,
+    ev.CardPlayed: _played,
+    ev.TrucoCalled: _truco_called,
+    ev.TrucoAccepted: _truco_accepted,
+    ev.TrucoRefused: _truco_refused,
+    ev.EnvidoCalled: _envido_called,
+    ev.EnvidoAccepted: _envido_accepted,
+    ev.EnvidoRefused: _envido_refused,
+    ev.Folded: _folded,
+    ev.BazaEnded: _baza_ended,
+    ev.HandEnded: _hand_ended,
+    ev.CamaEnded: _cama_ended,
+    ev.MatchEnded: _match_ended,
+}

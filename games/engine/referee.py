@@ -1,0 +1,305 @@
+"""The referee: which actions are legal, and which events an action produces (RULES.md §4-§8).
+
+``why_not`` is the one place that says whether an action is allowed; ``legal_actions`` and ``decide``
+are both built on it, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from . import events as ev
+from .actions import CANONICAL, TRUCO_LEVEL, Action
+from .errors import IllegalAction
+from .evolve import evolve
+from .rules import Rules
+from .scoring import (
+    baza_outcome,
+    envido_accepted_points,
+    envido_refused_points,
+    envido_step_allowed,
+    envido_winner,
+    hand_winner,
+    truco_points,
+)
+from .state import Hand, State, side_of
+
+#: Stable codes, each naming the rule that says no (RULES.md §8), with a sentence for people.
+REASONS = {
+    "match_over": "the match is over",
+    "hand_over": "the hand is over; the next one has not been dealt",
+    "no_such_seat": "there is no such seat at this table",
+    "player_folded": "a player who went to the mazo takes no part in the rest of the hand",
+    "not_your_turn": "it is not this player's turn",
+    "call_pending": "a call is pending: it must be answered first",
+    "nothing_to_answer": "no call is pending",
+    "envido_phase": "the envido phase comes first: call an envido or pass",
+    "paso_not_allowed": "passing is only for the envido phase",
+    "card_not_in_hand": "that card is not in the player's hand",
+    "raise_not_allowed": "that call is not a legal step of its ladder now",
+    "envido_closed": "the envido is closed for this player in this hand",
+}
+
+
+def turn(state: State) -> int | None:
+    """Who must act now; with a call pending, the first active answerer after the caller (§5)."""
+    hand = state.hand
+    if state.match_over or hand is None or hand.over:
+        return None
+    caller = hand.pending_caller
+    if caller is not None:
+        return first_answerer(hand, caller, state.players)
+    if hand.phase_turn is not None:
+        return hand.phase_turn
+    return hand.to_play
+
+
+def first_answerer(hand: Hand, caller: int, players: int) -> int:
+    for step in range(1, players):
+        seat = (caller + step) % players
+        if side_of(seat) != side_of(caller) and seat not in hand.folded:
+            return seat
+    raise AssertionError("a side with no active player has already lost the hand")
+
+
+def envido_open_for(rules: Rules, hand: Hand, seat: int) -> bool:
+    """Whether the hand's first envido call is open to ``seat`` (RULES.md §5.2 envido window).
+
+    At most one envido per hand, and never after a truco has been accepted.
+    """
+    if hand.envido_calls or hand.truco_level > 1:
+        return False
+    if rules.envido_window == "before_first_card":
+        return hand.phase_turn is not None
+    if rules.envido_window == "before_own_first_card":
+        return len(hand.held[seat]) == 3
+    return not hand.results  # first_baza: while baza 1 is not complete
+
+
+def why_not(state: State, seat: int, action: Action) -> str | None:
+    """The code of the rule that forbids ``action`` by ``seat`` now, or None when it is legal."""
+    if not 0 <= seat < state.players:
+        return "no_such_seat"
+    hand = state.hand
+    if state.match_over:
+        return "match_over"
+    if hand is None or hand.over:
+        return "hand_over"
+    if seat in hand.folded:
+        return "player_folded"
+    kind = action.type
+    caller = hand.pending_caller
+    if caller is not None:
+        if kind in ("play", "mazo", "paso"):
+            return "call_pending"  # §6: he answers no_quiero instead of folding
+        if side_of(seat) == side_of(caller):
+            return "not_your_turn"
+        if hand.envido_pending:
+            return _why_not_answer_envido(state, hand, action)
+        return _why_not_answer_truco(state, hand, seat, action)
+    if kind in ("quiero", "no_quiero"):
+        return "nothing_to_answer"
+    if hand.phase_turn is not None:
+        if seat != hand.phase_turn:
+            return "not_your_turn"
+        if kind == "paso":
+            return None
+        if action.is_envido_call:
+            return _why_not_open_envido(state.rules, hand, seat, action)
+        return "envido_phase"
+    if seat != hand.to_play:
+        return "not_your_turn"
+    if kind == "play":
+        return None if action.card in hand.held[seat] else "card_not_in_hand"
+    if kind == "paso":
+        return "paso_not_allowed"
+    if kind == "mazo":
+        return None
+    if action.is_truco_call:
+        return _why_not_call_truco(state.rules, hand, seat, action)
+    return _why_not_open_envido(state.rules, hand, seat, action)
+
+
+def _why_not_call_truco(rules: Rules, hand: Hand, seat: int, action: Action) -> str | None:
+    """§5.1: any player opens with truco; a raise belongs to the side holding the quiero."""
+    level = TRUCO_LEVEL[action.type]
+    if level != hand.truco_level + 1 or level > rules.truco_top_level:
+        return "raise_not_allowed"
+    if hand.truco_holder is not None and hand.truco_holder != side_of(seat):
+        return "raise_not_allowed"
+    return None
+
+
+def _why_not_answer_truco(state: State, hand: Hand, seat: int, action: Action) -> str | None:
+    if action.type in ("quiero", "no_quiero"):
+        return None
+    if action.is_truco_call:
+        assert hand.truco_call is not None
+        level = TRUCO_LEVEL[action.type]
+        if level != hand.truco_call + 1 or level > state.rules.truco_top_level:
+            return "raise_not_allowed"
+        return None
+    # "El envido está primero": an envido may answer a truco while the window is open (§5).
+    return _why_not_open_envido(state.rules, hand, seat, action)
+
+
+def _why_not_answer_envido(state: State, hand: Hand, action: Action) -> str | None:
+    if action.type in ("quiero", "no_quiero"):
+        return None
+    if not action.is_envido_call:
+        return "call_pending"
+    if action.said == "torne" and hand.envido_calls != ("envido",):
+        return "raise_not_allowed"  # torne is only the raise over an envit
+    if not envido_step_allowed(state.rules.envido_raise, hand.envido_calls, action.type):
+        return "raise_not_allowed"
+    return None
+
+
+def _why_not_open_envido(rules: Rules, hand: Hand, seat: int, action: Action) -> str | None:
+    if not envido_open_for(rules, hand, seat):
+        return "envido_closed"
+    if action.said == "torne" or not envido_step_allowed(rules.envido_raise, (), action.type):
+        return "raise_not_allowed"
+    return None
+
+
+def may_act(state: State, seat: int) -> bool:
+    """Whether ``seat`` has any legal action now (a cheap filter before trying each)."""
+    hand = state.hand
+    if state.match_over or hand is None or hand.over or seat in hand.folded:
+        return False
+    caller = hand.pending_caller
+    if caller is not None:
+        return side_of(seat) != side_of(caller)
+    if hand.phase_turn is not None:
+        return seat == hand.phase_turn
+    return seat == hand.to_play
+
+
+def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
+    """Exactly the actions ``decide`` would accept from ``seat`` now, in canonical names."""
+    if not 0 <= seat < state.players or not may_act(state, seat):
+        return ()
+    assert state.hand is not None
+    candidates = [Action("play", card=card) for card in state.hand.held[seat]]
+    candidates += [Action(kind) for kind in CANONICAL if kind != "play"]
+    return tuple(action for action in candidates if why_not(state, seat, action) is None)
+
+
+def decide(state: State, seat: int, action: Action) -> tuple[ev.Event, ...]:
+    """The events an action produces, its consequences included; ``IllegalAction`` if forbidden."""
+    code = why_not(state, seat, action)
+    if code is not None:
+        raise IllegalAction(REASONS[code], code)
+    assert state.hand is not None
+    events = [_primary(state, state.hand, seat, action)]
+    state = evolve(state, events[0])
+    while (consequence := _aftermath(state, events[-1])) is not None:
+        events.append(consequence)
+        state = evolve(state, consequence)
+    return tuple(events)
+
+
+def _primary(state: State, hand: Hand, seat: int, action: Action) -> ev.Event:
+    kind = action.type
+    if kind == "play":
+        assert action.card is not None
+        return ev.CardPlayed(seat, action.card)
+    if kind == "paso":
+        return ev.EnvidoPassed(seat)
+    if kind == "mazo":
+        # §6: folding while the envido window is still open for the folder costs one more point.
+        penalty = state.rules.mazo_envido_penalty and envido_open_for(state.rules, hand, seat)
+        return ev.Folded(seat, int(penalty))
+    if action.is_truco_call:
+        return ev.TrucoCalled(seat, kind, TRUCO_LEVEL[kind])
+    if action.is_envido_call:
+        return ev.EnvidoCalled(seat, kind)
+    if hand.envido_pending:
+        return _envido_answer(state, hand, seat, accepted=kind == "quiero")
+    assert hand.truco_call is not None
+    if kind == "quiero":
+        return ev.TrucoAccepted(seat, hand.truco_call)
+    return ev.TrucoRefused(seat, hand.truco_call)
+
+
+def _envido_answer(state: State, hand: Hand, seat: int, accepted: bool) -> ev.Event:
+    if not accepted:
+        assert hand.envido_caller is not None
+        points = envido_refused_points(hand.envido_calls)
+        return ev.EnvidoRefused(seat, side_of(hand.envido_caller), points)
+    # §5.2: a player who has folded no longer counts for an envido settled after his fold.
+    counted = [seat for seat in range(state.players) if seat not in hand.folded]
+    winner, value = envido_winner(hand.dealt, hand.mano, counted)
+    points = envido_accepted_points(hand.envido_calls, state.rules, state.scores, winner)
+    return ev.EnvidoAccepted(seat, winner, value, points)
+
+
+def _aftermath(state: State, last: ev.Event) -> ev.Event | None:
+    """The next event that follows by itself from the last one, if any."""
+    hand = state.hand
+    assert hand is not None
+    if isinstance(last, ev.CardPlayed | ev.Folded):
+        return _after_card_or_fold(state, hand)
+    if isinstance(last, ev.BazaEnded):
+        mano_side = side_of(hand.mano)
+        winner = hand_winner(hand.results, mano_side, state.rules.first_parda)
+        return None if winner is None else _hand_ended(state, hand, winner, "bazas")
+    if isinstance(last, ev.TrucoRefused):
+        return _hand_ended(state, hand, 1 - side_of(last.seat), "truco_refused", last.level - 1)
+    if isinstance(last, ev.EnvidoAccepted | ev.EnvidoRefused):
+        assert hand.envido_points is not None
+        side, points = hand.envido_points
+        # §5.2: if the envido points alone reach the target, the hand ends at once.
+        if state.scores[side] + points >= state.rules.target:
+            return _hand_ended(state, hand, None, "envido_target")
+        return None
+    if isinstance(last, ev.HandEnded):
+        return _cama_ended(state)
+    if isinstance(last, ev.CamaEnded) and state.camas[last.winner] >= state.rules.camas_to_win:
+        return ev.MatchEnded(last.winner, "camas")
+    return None
+
+
+def _after_card_or_fold(state: State, hand: Hand) -> ev.Event | None:
+    active = [seat for seat in range(state.players) if seat not in hand.folded]
+    for side in (0, 1):
+        if all(side_of(seat) != side for seat in active):
+            return _hand_ended(state, hand, 1 - side, "mazo")  # a whole side has folded
+    if hand.baza and len(hand.baza) == len(active):
+        result, winner = baza_outcome(hand.baza)
+        # §4.2: the baza winner leads; after a parda, whoever led the parda baza leads again.
+        leader = hand.baza[0][0] if winner is None else winner
+        return ev.BazaEnded(len(hand.results) + 1, result, winner, leader)
+    return None
+
+
+def _hand_ended(
+    state: State, hand: Hand, winner: int | None, reason: str, truco_value: int | None = None
+) -> ev.HandEnded:
+    """§7: envido points first, then truco points; capped at the target; later points ignored."""
+    target = state.rules.target
+    scores = list(state.scores)
+    points: list[tuple[str, int, int]] = []
+
+    def score(kind: str, side: int, amount: int) -> None:
+        if amount > 0 and max(scores) < target:
+            scores[side] = min(target, scores[side] + amount)
+            points.append((kind, side, amount))
+
+    if hand.envido_points is not None:
+        score("envido", *hand.envido_points)
+    if winner is not None:
+        if truco_value is None:
+            truco_value = truco_points(hand.truco_level, state.rules, scores[winner])
+        score("truco", winner, truco_value)
+    for side in (0, 1):
+        score("mazo_penalty", side, hand.penalty[side])
+    return ev.HandEnded(hand.number, winner, reason, tuple(points), (scores[0], scores[1]))
+
+
+def _cama_ended(state: State) -> ev.CamaEnded | None:
+    for side in (0, 1):
+        if state.scores[side] >= state.rules.target:
+            camas = list(state.camas)
+            camas[side] += 1
+            return ev.CamaEnded(side, (camas[0], camas[1]))
+    return None

@@ -1,0 +1,69 @@
+"""What the shell asks of the engine around the actions: start, deal, end a match.
+
+The engine never shuffles and never reads the clock: the shell shuffles with ``secrets`` and hands the
+deck over; the engine deals it as the rules say (RULES.md §1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import events as ev
+from .cards import DECKS
+from .errors import IllegalAction, InvalidAction
+from .rules import RULES_VERSION, Rules
+from .state import State, side_of
+
+
+def start_match(rules: Rules) -> ev.MatchStarted:
+    return ev.MatchStarted(rules, RULES_VERSION)
+
+
+def deal(state: State, deck: Sequence[str]) -> ev.HandDealt:
+    """Deal a shuffled deck: three cards each, one at a time, starting with the mano (§1)."""
+    if sorted(deck) != sorted(DECKS[state.rules.deck]):
+        raise InvalidAction(f"a deal needs the whole {state.rules.deck} deck, each card once")
+    players = state.players
+    mano = (state.next_dealer + 1) % players
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for place, card in enumerate(deck[: 3 * players]):
+        hands[(mano + place) % players].append(card)
+    return deal_hands(state, hands)
+
+
+def deal_hands(state: State, hands: Sequence[Sequence[str]]) -> ev.HandDealt:
+    """The deal of these exact hands, by seat (for replays of known deals and worked cases)."""
+    if not state.needs_deal:
+        raise IllegalAction("a hand is in progress or the match is over", "hand_in_progress")
+    cards = [card for hand in hands for card in hand]
+    deck = set(DECKS[state.rules.deck])
+    if (
+        len(hands) != state.players
+        or any(len(hand) != 3 for hand in hands)
+        or len(set(cards)) != len(cards)
+        or not set(cards) <= deck
+    ):
+        raise InvalidAction(f"each seat needs 3 distinct cards of the {state.rules.deck} deck")
+    number = state.hand.number + 1 if state.hand is not None else 1
+    return ev.HandDealt(number, state.next_dealer, tuple(tuple(hand) for hand in hands))
+
+
+def resign(state: State, seat: int) -> ev.MatchEnded:
+    """A player gives up the match for his side: the other side wins it."""
+    if state.match_over:
+        raise IllegalAction("the match is over", "match_over")
+    return ev.MatchEnded(1 - side_of(seat), "resigned", seat)
+
+
+def forfeit(state: State, side: int, reason: str) -> ev.MatchEnded:
+    """The shell ends the match against ``side`` (e.g. repeated turn timeouts)."""
+    if state.match_over:
+        raise IllegalAction("the match is over", "match_over")
+    return ev.MatchEnded(1 - side, reason)
+
+
+def abort(state: State, reason: str) -> ev.MatchEnded:
+    """The shell ends the match with no winner (e.g. a seat that never acted)."""
+    if state.match_over:
+        raise IllegalAction("the match is over", "match_over")
+    return ev.MatchEnded(None, reason)

@@ -1,0 +1,92 @@
+"""view_for(state, seat): what one seat, or a spectator, may see (RULES.md §8).
+
+Every output of the server goes through here or through ``redact``: a view holds the viewer's own
+cards, every card played face up, scores, the pending call and the viewer's legal actions; never
+another player's unplayed cards, the deck order, or a losing envido value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import events as ev
+from .actions import TRUCO_CALLS
+from .cards import envido_of
+from .referee import legal_actions, turn
+from .state import Hand, State, side_of
+
+
+def view_for(state: State, seat: int | None) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "rules": state.rules.to_json(),
+        "version": state.version,
+        "seat": seat,
+        "side": None if seat is None else side_of(seat),
+        "scores": list(state.scores),
+        "camas": list(state.camas),
+        "match_over": state.match_over,
+        "match_winner": state.winner,
+        "end_reason": state.end_reason,
+        "turn": turn(state),
+        "hand": None if state.hand is None else _hand_view(state, state.hand, seat),
+        "legal_actions": [],
+    }
+    if seat is not None:
+        view["legal_actions"] = [action.to_json() for action in legal_actions(state, seat)]
+    return view
+
+
+def _hand_view(state: State, hand: Hand, seat: int | None) -> dict[str, Any]:
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "mano": hand.mano,
+        "over": hand.over,
+        "my_cards": None if seat is None else list(hand.held[seat]),
+        "my_envido": None if seat is None else envido_of(hand.dealt[seat]),
+        "cards_left": [len(cards) for cards in hand.held],
+        "bazas": [_plays(plays) for plays in hand.bazas],
+        "baza": _plays(hand.baza),
+        "baza_results": list(hand.results),
+        "folded": sorted(hand.folded),
+        "envido_phase": hand.phase_turn is not None,
+        "pending_call": _pending(hand, state.players),
+        "truco": {"level": hand.truco_level, "holder": hand.truco_holder},
+        "envido": {
+            "calls": list(hand.envido_calls),
+            "winner": hand.envido_winner,
+            "value": hand.envido_value,  # the winning value only, as the referee announces it
+            "points": None if hand.envido_points is None else list(hand.envido_points),
+        },
+    }
+
+
+def _plays(plays: tuple[tuple[int, str], ...]) -> list[dict[str, Any]]:
+    return [{"seat": seat, "card": card} for seat, card in plays]
+
+
+def _pending(hand: Hand, players: int) -> dict[str, Any] | None:
+    caller = hand.pending_caller
+    if caller is None:
+        return None
+    if hand.envido_pending:
+        call = hand.envido_calls[-1]
+    else:
+        assert hand.truco_call is not None
+        call = TRUCO_CALLS[hand.truco_call - 2]
+    return {
+        "ladder": hand.pending_ladder,
+        "call": call,
+        "caller": caller,
+        "answering_side": 1 - side_of(caller),
+    }
+
+
+def redact(event: ev.Event, seat: int | None) -> dict[str, Any]:
+    """An event's JSON as ``seat`` may read it: a deal shows only the reader's own cards."""
+    data = event.to_json()
+    if isinstance(event, ev.HandDealt):
+        data["hands"] = [
+            list(cards) if index == seat else None for index, cards in enumerate(event.hands)
+        ]
+    return data
