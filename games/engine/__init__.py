@@ -12,6 +12,7 @@ from .events import PARDA, EVENT_TYPES, Event, event_from_json
 from .evolve import evolve, replay, start
 from .referee import REASONS, decide, legal_actions, turn, why_not
 from .rules import PRESETS, RULES_VERSION, Rules, resolve_rules
+from .snapshots import restore, snapshot
 from .state import Hand, State, side_of
 from .table import abort, deal, deal_hands, forfeit, resign, start_match
 from .views import redact, view_for
@@ -47,7 +48,9 @@ __all__ = [
     "replay",
     "resign",
     "resolve_rules",
+    "restore",
     "side_of",
+    "snapshot",
     "start",
     "start_match",
     "turn",
