@@ -1,0 +1,41 @@
+# The two commands: `make run` (serve the API) and `make test` (run every test).
+# Both build .venv with python3.11 from requirements.lock first; that step is skipped while
+# neither requirements.lock nor pyproject.toml has changed since the last install.
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: run test install lock
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+	@echo
+	@echo "  Truc API:     http://127.0.0.1:8000/api/"
+	@echo "  Swagger UI:   http://127.0.0.1:8000/api/docs/"
+	@echo "  ReDoc:        http://127.0.0.1:8000/api/redoc/"
+	@echo "  OpenAPI:      http://127.0.0.1:8000/api/schema/"
+	@echo
+	# --insecure serves the docs' static files even though DEBUG defaults to False.
+	$(BIN)/python manage.py runserver --insecure 0.0.0.0:8000
+
+test: $(INSTALLED)
+	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/truc_api}" \
+	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}" \
+	$(BIN)/python -m pytest
+
+install: $(INSTALLED)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(INSTALLED): requirements.lock pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+# Regenerate requirements.lock after changing the pins in pyproject.toml.
+lock: $(INSTALLED)
+	$(BIN)/pip-compile --quiet --allow-unsafe --extra dev --strip-extras \
+		--no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
