@@ -1,0 +1,86 @@
+"""Logging: structlog for our own logs and Django's, to stdout, with a request id on every line."""
+
+import re
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+from django.http import HttpRequest, HttpResponse
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# An id the client sends is kept only if it is short and plain, so it cannot forge log lines.
+_CLIENT_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+_SHARED_PROCESSORS: list[Any] = [
+    structlog.contextvars.merge_contextvars,
+    structlog.stdlib.add_log_level,
+    structlog.stdlib.add_logger_name,
+    structlog.processors.TimeStamper(fmt="iso", utc=True),
+]
+
+
+def logging_config(*, json: bool, level: str) -> dict[str, Any]:
+    """Configure structlog and return the stdlib LOGGING dict that renders through it."""
+    structlog.configure(
+        processors=[
+            structlog.stdlib.filter_by_level,
+            *_SHARED_PROCESSORS,
+            structlog.stdlib.PositionalArgumentsFormatter(),
+            structlog.processors.StackInfoRenderer(),
+            structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
+        ],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+    if json:
+        renderers: list[Any] = [
+            structlog.processors.dict_tracebacks,
+            structlog.processors.JSONRenderer(),
+        ]
+    else:
+        renderers = [structlog.dev.ConsoleRenderer()]
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "structlog": {
+                "()": structlog.stdlib.ProcessorFormatter,
+                "foreign_pre_chain": _SHARED_PROCESSORS,
+                "processors": [structlog.stdlib.ProcessorFormatter.remove_processors_meta]
+                + renderers,
+            },
+        },
+        "handlers": {
+            "stdout": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stdout",
+                "formatter": "structlog",
+            },
+        },
+        "root": {"handlers": ["stdout"], "level": level},
+        "loggers": {
+            # Replace Django's own console handlers so that each line is written once, by us.
+            "django": {"handlers": [], "level": level, "propagate": True},
+            "django.server": {"handlers": [], "level": level, "propagate": True},
+        },
+    }
+
+
+class RequestIdMiddleware:
+    """Give each request an id, bind it to every log line and return it in X-Request-ID."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        sent = request.headers.get(REQUEST_ID_HEADER, "")
+        request_id = sent if _CLIENT_REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+        # Cleared here rather than on the way out: Django logs a failed request's line, and the
+        # server its access line, after the middleware has returned.
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request_id
+        return response

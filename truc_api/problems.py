@@ -1,0 +1,147 @@
+"""The one place where errors become HTTP responses: `application/problem+json` (RFC 9457).
+
+Every body has `type`, `title`, `status`, `detail` and a stable `code`; a body for an invalid
+request also has `errors`, one entry per field at fault. Services raise `ApplicationError`
+subclasses; DRF's exceptions and Django's error views (handler400/403/404/500) land here too.
+"""
+
+import math
+from collections.abc import Iterator, Mapping
+from http import HTTPStatus
+from typing import Any, ClassVar
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import set_rollback
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+
+class ApplicationError(Exception):
+    """An error a service raises on purpose; subclasses fix `code`, `status` and `title`."""
+
+    code: ClassVar[str] = "application_error"
+    status: ClassVar[int] = HTTPStatus.BAD_REQUEST
+    title: ClassVar[str] = "The request cannot be carried out."
+
+    def __init__(self, detail: str | None = None, *, extra: Mapping[str, Any] | None = None):
+        super().__init__(detail or self.title)
+        self.detail = detail
+        self.extra = dict(extra or {})
+
+
+# DRF's exceptions, most specific first, with the code each one answers with.
+_API_EXCEPTION_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
+    (exceptions.ValidationError, "invalid_request"),
+    (exceptions.ParseError, "invalid_request"),
+    (exceptions.NotAuthenticated, "not_authenticated"),
+    (exceptions.AuthenticationFailed, "not_authenticated"),
+    (exceptions.PermissionDenied, "permission_denied"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "throttled"),
+)
+
+
+def problem_body(
+    status: int, code: str, detail: str | None = None, *, title: str | None = None
+) -> dict[str, Any]:
+    """The RFC 9457 members every problem carries; `type` is a stable URN named by `code`."""
+    title = title or HTTPStatus(status).phrase
+    return {
+        "type": f"urn:truc-api:problem:{code}",
+        "title": title,
+        "status": int(status),
+        "detail": detail or title,
+        "code": code,
+    }
+
+
+def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """DRF's EXCEPTION_HANDLER: answer with a problem, or None to let Django's handler500 act."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    headers: dict[str, str] = {}
+    if isinstance(exc, ApplicationError):
+        # `extra` adds members (RFC 9457 extensions); it cannot overwrite the standard ones.
+        body = {**exc.extra, **problem_body(exc.status, exc.code, exc.detail, title=exc.title)}
+    elif isinstance(exc, exceptions.APIException):
+        body = _api_exception_body(exc)
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            # DRF answers 403 when the view has no authenticator; a client still needs a 401.
+            headers["WWW-Authenticate"] = getattr(exc, "auth_header", None) or "Token"
+        wait = getattr(exc, "wait", None)  # Throttled sets it; the stubs do not declare it
+        if isinstance(exc, exceptions.Throttled) and wait is not None:
+            headers["Retry-After"] = str(math.ceil(wait))
+    else:
+        return None
+
+    set_rollback()
+    response = Response(body, status=body["status"], headers=headers)
+    response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
+    code = next(
+        (code for kind, code in _API_EXCEPTION_CODES if isinstance(exc, kind)), exc.default_code
+    )
+    status: int = exc.status_code
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        status = HTTPStatus.UNAUTHORIZED
+    if isinstance(exc, exceptions.ValidationError):
+        body = problem_body(status, code, "The request has invalid fields.")
+        body["errors"] = list(_field_errors(exc.detail))
+        return body
+    return problem_body(status, code, str(exc.detail))
+
+
+def _field_errors(detail: Any, path: tuple[str, ...] = ()) -> Iterator[dict[str, str]]:
+    """Flatten DRF's nested error detail into `{field, code, message}`, fields dotted."""
+    if isinstance(detail, Mapping):
+        for key, value in detail.items():
+            yield from _field_errors(value, (*path, str(key)))
+    elif isinstance(detail, list):
+        for index, item in enumerate(detail):
+            # A list of messages belongs to one field; a list of objects is indexed.
+            nested = isinstance(item, Mapping | list)
+            yield from _field_errors(item, (*path, str(index)) if nested else path)
+    else:
+        yield {
+            "field": ".".join(path) or api_settings.NON_FIELD_ERRORS_KEY,
+            "code": str(getattr(detail, "code", "invalid")),
+            "message": str(detail),
+        }
+
+
+# Django's error views, for every URL outside DRF (urls.py names them handler400/403/404/500).
+
+
+def problem_response(status: int, code: str, detail: str | None = None) -> JsonResponse:
+    return JsonResponse(
+        problem_body(status, code, detail), status=status, content_type=PROBLEM_CONTENT_TYPE
+    )
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
+    return problem_response(HTTPStatus.BAD_REQUEST, "invalid_request")
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> JsonResponse:
+    return problem_response(HTTPStatus.FORBIDDEN, "permission_denied")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
+    return problem_response(HTTPStatus.NOT_FOUND, "not_found", "No resource at this URL.")
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    return problem_response(HTTPStatus.INTERNAL_SERVER_ERROR, "server_error")

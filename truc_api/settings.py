@@ -1,0 +1,182 @@
+"""Django settings for Truc API, read from the environment with django-environ.
+
+With no environment at all the project runs on the defaults below: SQLite in the repository, an
+in-process cache, and an in-memory Celery broker whose tasks run eagerly, so `manage.py runserver`
+needs nothing else running. Production sets DATABASE_URL, CELERY_BROKER_URL, CACHE_URL, SECRET_KEY
+and ALLOWED_HOSTS (see docker-compose.yml).
+"""
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+
+from truc_api import __version__
+from truc_api.logs import logging_config
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env.str(
+    "SECRET_KEY", default="django-insecure-dev-only-key-set-SECRET_KEY-in-every-real-deployment"
+)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "knox",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "games",
+    "players",
+]
+
+MIDDLEWARE = [
+    "truc_api.logs.RequestIdMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "truc_api.urls"
+WSGI_APPLICATION = "truc_api.wsgi.application"
+ASGI_APPLICATION = "truc_api.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Storage ---------------------------------------------------------------------------------
+
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# A new connection per request cut throughput 2.7x in our measurements (NOTES.md): keep them.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The throttles count in this cache: set CACHE_URL=redis://... when several processes serve.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
+
+# --- Celery (every CELERY_* setting is read by truc_api/celery.py) -----------------------------
+
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="memory://")
+# With the in-memory broker no worker could ever see a task, so run tasks in the caller instead.
+CELERY_TASK_ALWAYS_EAGER = env.bool(
+    "CELERY_TASK_ALWAYS_EAGER", default=CELERY_BROKER_URL.startswith("memory://")
+)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- REST API --------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["knox.auth.TokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON only: with DRF's form and multipart parsers every request body is documented under
+    # three content types, and the client generated from that schema failed to import (NOTES.md).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "EXCEPTION_HANDLER": "truc_api.problems.problem_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.ScopedRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_RATE_ANON", default="60/min"),
+        "user": env.str("THROTTLE_RATE_USER", default="600/min"),
+        # Views that check a password set throttle_scope = "login".
+        "login": env.str("THROTTLE_RATE_LOGIN", default="10/min"),
+    },
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+REST_KNOX = {
+    # knox stores only a SHA-512 digest of each token; a token expires after TOKEN_TTL.
+    "TOKEN_TTL": timedelta(days=env.int("TOKEN_TTL_DAYS", default=30)),
+    "AUTO_REFRESH": False,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Truc API",
+    "DESCRIPTION": (
+        "A REST game server that referees Truc valencià and Truco argentino. "
+        "Errors are application/problem+json (RFC 9457) with a stable `code`."
+    ),
+    "VERSION": __version__,
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and ReDoc are served from the sidecar package: the docs need no internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
+
+LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INFO"))
+
+# --- Production hardening --------------------------------------------------------------------
+
+if not DEBUG:
+    # Off by default so that `make run` works over plain HTTP; turn on behind TLS.
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+    SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=SECURE_SSL_REDIRECT)
+    CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=SECURE_SSL_REDIRECT)
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+    SESSION_COOKIE_HTTPONLY = True
+    X_FRAME_OPTIONS = "DENY"
+    # Only behind a proxy that sets X-Forwarded-Proto itself and strips the client's.
+    if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

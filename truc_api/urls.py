@@ -1,0 +1,29 @@
+"""URLs: the admin, the OpenAPI schema and its docs, health probes, and the API modules."""
+
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from truc_api import health
+
+# Everything under /api/. The apps' API modules plug in here as they are written, e.g.
+#     path("", include("games.api.urls")),
+#     path("", include("players.api.urls")),
+api_urlpatterns: list[URLPattern | URLResolver] = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("health/live", health.live, name="health-live"),
+    path("health/ready", health.ready, name="health-ready"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api_urlpatterns)),
+]
+
+# Every error outside DRF is a problem+json body too (truc_api/problems.py), never an HTML page.
+handler400 = "truc_api.problems.bad_request"
+handler403 = "truc_api.problems.permission_denied"
+handler404 = "truc_api.problems.page_not_found"
+handler500 = "truc_api.problems.server_error"
