@@ -9,6 +9,7 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: run test install lock
 
+# runserver --insecure serves the docs' static files although DEBUG defaults to False.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	@echo
@@ -17,7 +18,6 @@ run: $(INSTALLED)
 	@echo "  ReDoc:        http://127.0.0.1:8000/api/redoc/"
 	@echo "  OpenAPI:      http://127.0.0.1:8000/api/schema/"
 	@echo
-	# --insecure serves the docs' static files even though DEBUG defaults to False.
 	$(BIN)/python manage.py runserver --insecure 0.0.0.0:8000
 
 test: $(INSTALLED)

@@ -1,0 +1,20 @@
+"""Fixtures and settings shared by every test. `make test` runs them on PostgreSQL and Redis."""
+
+from collections.abc import Iterator
+
+import pytest
+from django.core.cache import cache
+from hypothesis import settings as hypothesis_settings
+
+# These shared 2-core machines drift 30-40 % in speed (NOTES.md): a per-example deadline there
+# only adds flaky failures. A test that needs one still sets it with @settings(deadline=...).
+hypothesis_settings.register_profile("truc", deadline=None)
+hypothesis_settings.load_profile("truc")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache() -> Iterator[None]:
+    """Throttle counters live in the cache: no test may inherit another's."""
+    cache.clear()
+    yield
+    cache.clear()
