@@ -1,0 +1,166 @@
+"""Games as an append-only event log, with the read models kept in step with it.
+
+The log (``GameEvent``) is the truth: a game's state is the fold of its events. ``Game``, ``Seat``,
+``CamaRecord`` and ``HandRecord`` are read models written in the same transaction as the events they
+follow, so lists and history need no replay; ``HandSnapshot`` is a cache that lets a rebuild start at
+the last deal instead of the first event.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        ACTIVE = "active", "being played"
+        FINISHED = "finished", "finished"
+        ABORTED = "aborted", "aborted"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "public: listed, open to spectators"
+        PRIVATE = "private", "private: joined with a code"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    preset = models.CharField(max_length=32)
+    rules = models.JSONField(help_text="The fully resolved rules (RULES.md §2).")
+    players = models.PositiveSmallIntegerField()
+    visibility = models.CharField(max_length=8, choices=Visibility.choices)
+    join_code = models.CharField(max_length=16, unique=True, null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
+    turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField(default=list)
+    camas = models.JSONField(default=list)
+    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    end_reason = models.CharField(max_length=32, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "visibility", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.preset} {self.players}p {self.id}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    awaiting = models.BooleanField(default=False, help_text="The game waits for this seat.")
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+        ]
+        indexes = [models.Index(fields=["player", "-awaiting"])]
+
+
+class GameEvent(models.Model):
+    """One fact of a game. Never updated or deleted: a database trigger refuses both."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    schema_version = models.PositiveSmallIntegerField()
+    payload = models.JSONField(help_text="The event's full JSON (private parts included).")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="game_event_seq_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class CamaRecord(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="camas_played")
+    number = models.PositiveSmallIntegerField()
+    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField(default=list)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="cama_unique")]
+
+
+class HandRecord(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    cama = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    mano = models.PositiveSmallIntegerField()
+    first_seq = models.PositiveIntegerField()
+    last_seq = models.PositiveIntegerField(null=True, blank=True)
+    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=32, blank=True)
+    points = models.JSONField(default=list)
+    scores = models.JSONField(default=list)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="hand_unique")]
+
+
+class HandSnapshot(models.Model):
+    """The match state just before a deal (``engine.snapshot``): a cache, never the truth."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    hand_number = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(help_text="The last event folded into the snapshot.")
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "hand_number"], name="snapshot_unique"),
+        ]
+
+
+class IdempotencyRecord(models.Model):
+    """The result of an action POST, kept so a retry with the same key gets the same answer."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    request_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="idempotency_key_unique"),
+        ]

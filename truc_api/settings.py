@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "players",
 ]
 
+AUTH_USER_MODEL = "players.Player"
+
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",

@@ -10,7 +10,7 @@ from .cards import DECKS, envido_of
 from .errors import EngineError, IllegalAction, InvalidAction, InvalidEvent, InvalidRules
 from .events import PARDA, EVENT_TYPES, Event, event_from_json
 from .evolve import evolve, replay, start
-from .referee import REASONS, decide, legal_actions, turn, why_not
+from .referee import REASONS, decide, legal_actions, may_act, turn, why_not
 from .rules import PRESETS, RULES_VERSION, Rules, resolve_rules
 from .snapshots import restore, snapshot
 from .state import Hand, State, side_of
@@ -43,6 +43,7 @@ __all__ = [
     "evolve",
     "forfeit",
     "legal_actions",
+    "may_act",
     "play",
     "redact",
     "replay",

@@ -1,0 +1,100 @@
+"""The errors the game services raise; ``truc_api.problems`` turns each into a problem response."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from games.engine import EngineError
+from truc_api.problems import ApplicationError
+
+
+class GameNotFound(ApplicationError):
+    code = "not_found"
+    status = HTTPStatus.NOT_FOUND
+    title = "No such game, or it is private."
+
+
+class NotSeated(ApplicationError):
+    code = "not_seated"
+    status = HTTPStatus.FORBIDDEN
+    title = "Only a player seated at this game may do that."
+
+
+class StaleVersion(ApplicationError):
+    code = "stale_version"
+    status = HTTPStatus.CONFLICT
+    title = "The game has moved on since the version you acted on."
+
+
+class IdempotencyConflict(ApplicationError):
+    code = "idempotency_conflict"
+    status = HTTPStatus.CONFLICT
+    title = "This Idempotency-Key was already used with another request."
+
+
+class GameNotStarted(ApplicationError):
+    code = "game_not_started"
+    status = HTTPStatus.CONFLICT
+    title = "The game has not started: it waits for players."
+
+
+class GameOver(ApplicationError):
+    code = "game_over"
+    status = HTTPStatus.CONFLICT
+    title = "The game is over."
+
+
+class GameNotOver(ApplicationError):
+    code = "game_not_over"
+    status = HTTPStatus.CONFLICT
+    title = "The game is still going on."
+
+
+class GameStarted(ApplicationError):
+    code = "game_started"
+    status = HTTPStatus.CONFLICT
+    title = "The game has already started."
+
+
+class SeatTaken(ApplicationError):
+    code = "seat_taken"
+    status = HTTPStatus.CONFLICT
+    title = "That seat is taken."
+
+
+class GameFull(ApplicationError):
+    code = "game_full"
+    status = HTTPStatus.CONFLICT
+    title = "Every seat of this game is taken."
+
+
+class AlreadySeated(ApplicationError):
+    code = "already_seated"
+    status = HTTPStatus.CONFLICT
+    title = "You already have a seat at this game."
+
+
+class InvalidRequest(ApplicationError):
+    """A request the engine cannot read (an unknown action, bad rules): 400 with the engine's code."""
+
+    status = HTTPStatus.BAD_REQUEST
+    title = "The request is not valid."
+
+    def __init__(self, error: EngineError, field: str) -> None:
+        super().__init__(
+            error.message,
+            extra={"errors": [{"field": field, "code": error.code, "message": error.message}]},
+        )
+        self.code = "invalid_request"  # type: ignore[misc]
+
+
+class RuleViolation(ApplicationError):
+    """The referee says no (RULES.md §8): 422 with the code that names the rule."""
+
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "The rules do not allow this action now."
+
+    def __init__(self, error: EngineError, **extra: Any) -> None:
+        super().__init__(error.message, extra=extra)
+        self.code = error.code  # type: ignore[misc]

@@ -1,0 +1,156 @@
+"""Reads: what a viewer may see of games. Every output passes through the viewer's projection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import engine
+from games.errors import GameNotFound, GameNotOver
+from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
+from games.store import load_events, load_state
+
+
+def viewer_seat(game: Game, player: Any) -> int | None:
+    if player is None or not player.is_authenticated:
+        return None
+    return Seat.objects.filter(game=game, player=player).values_list("number", flat=True).first()
+
+
+def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
+    """The game and the viewer's seat (None for a spectator); private games exist only for
+    their players."""
+    try:
+        game = Game.objects.get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise GameNotFound() from None
+    seat = viewer_seat(game, player)
+    if seat is None and game.visibility == Game.Visibility.PRIVATE:
+        raise GameNotFound()
+    return game, seat
+
+
+def etag(game: Game, seat: int | None) -> str:
+    """Every event is a public fact (its private parts are redacted, not hidden), so the log's
+    version and the viewer's seat determine the whole view."""
+    viewer = "spectator" if seat is None else f"seat{seat}"
+    return f'W/"{game.pk}-{game.version}-{game.status}-{viewer}"'
+
+
+def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
+    seats = {
+        number: {"id": player_id, "name": display or username}
+        for number, player_id, username, display in Seat.objects.filter(game=game).values_list(
+            "number", "player_id", "player__username", "player__display_name"
+        )
+    }
+    payload: dict[str, Any] = {
+        "id": str(game.pk),
+        "preset": game.preset,
+        "players": game.players,
+        "visibility": game.visibility,
+        "status": game.status,
+        "version": game.version,
+        "created_at": game.created_at.isoformat(),
+        "seats": [{"seat": number, "player": seats.get(number)} for number in range(game.players)],
+        "my_seat": seat,
+        "join_code": game.join_code if seat is not None else None,
+        "winner_side": game.winner_side,
+        "end_reason": game.end_reason or None,
+        "rules": game.rules,
+        "state": None,
+    }
+    if state is not None:
+        view = engine.view_for(state, seat)
+        for key in ("rules", "version", "seat"):
+            view.pop(key)
+        payload["state"] = view
+    return payload
+
+
+def game_view(game: Game, seat: int | None) -> dict[str, Any]:
+    state = load_state(game) if game.version else None
+    return game_payload(game, state, seat)
+
+
+def redacted_feed(
+    game: Game, seat: int | None, after: int = 0, limit: int | None = None
+) -> list[dict[str, Any]]:
+    return [_feed_item(row, seat) for row in load_events(game, after, limit)]
+
+
+def _feed_item(row: GameEvent, seat: int | None) -> dict[str, Any]:
+    event = engine.event_from_json(row.payload)
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "at": row.created_at.isoformat(),
+        "seat": row.seat,
+        "data": {
+            key: value
+            for key, value in engine.redact(event, seat).items()
+            if key not in ("type", "v")
+        },
+    }
+
+
+def hand_history(game: Game) -> dict[str, Any]:
+    return {
+        "camas": [
+            {
+                "number": cama.number,
+                "winner_side": cama.winner_side,
+                "scores": cama.scores,
+                "started_at": cama.started_at.isoformat(),
+                "ended_at": cama.ended_at.isoformat() if cama.ended_at else None,
+            }
+            for cama in CamaRecord.objects.filter(game=game)
+        ],
+        "hands": [
+            {
+                "number": hand.number,
+                "cama": hand.cama,
+                "dealer": hand.dealer,
+                "mano": hand.mano,
+                "winner_side": hand.winner_side,
+                "reason": hand.reason or None,
+                "points": [
+                    {"kind": kind, "side": side, "points": points}
+                    for kind, side, points in hand.points
+                ],
+                "scores": hand.scores,
+                "first_seq": hand.first_seq,
+                "last_seq": hand.last_seq,
+                "started_at": hand.started_at.isoformat(),
+                "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
+            }
+            for hand in HandRecord.objects.filter(game=game)
+        ],
+    }
+
+
+def export(game: Game, seat: int | None) -> dict[str, Any]:
+    """The whole record of a finished match, as this viewer may see it: still no unplayed card."""
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise GameNotOver("A game is exported once it is over.")
+    return {
+        "game": game_view(game, seat),
+        "history": hand_history(game),
+        "events": redacted_feed(game, seat),
+    }
+
+
+def open_games() -> QuerySet[Game]:
+    return Game.objects.filter(
+        status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC
+    ).order_by("-created_at")
+
+
+def my_games(player: Any) -> QuerySet[Seat]:
+    """My seats, the games waiting for me first, then the most recently moved."""
+    return (
+        Seat.objects.filter(player=player)
+        .select_related("game")
+        .order_by("-awaiting", "-game__updated_at")
+    )

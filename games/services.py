@@ -1,0 +1,239 @@
+"""Writes: every change to a game goes through one of these functions, in one transaction.
+
+The pattern is always the same (STYLE.md): lock the game row, check the request against the locked
+state, let the referee decide, append the events with their read models, answer. The seat always comes
+from the caller's account, never from the request body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import string
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine
+from games.errors import (
+    AlreadySeated,
+    GameFull,
+    GameNotFound,
+    GameNotStarted,
+    GameOver,
+    GameStarted,
+    IdempotencyConflict,
+    InvalidRequest,
+    NotSeated,
+    RuleViolation,
+    SeatTaken,
+    StaleVersion,
+)
+from games.models import Game, IdempotencyRecord, Seat
+from games.selectors import game_payload, redacted_feed
+from games.store import Recorder, load_state, lock_game
+
+_CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    status: int
+    body: dict[str, Any]
+
+
+def create_game(
+    player: Any, *, preset: str, options: dict[str, Any], players: int, visibility: str
+) -> Game:
+    try:
+        rules = engine.resolve_rules(preset, {**options, "players": players})
+    except engine.InvalidRules as error:
+        raise InvalidRequest(error, "options") from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            preset=preset,
+            rules=rules.to_json(),
+            players=players,
+            visibility=visibility,
+            join_code=_new_join_code() if visibility == Game.Visibility.PRIVATE else None,
+            created_by=player,
+            scores=[0, 0],
+            camas=[0, 0],
+        )
+        Seat.objects.create(game=game, number=0, player=player)
+    return game
+
+
+def join_game(player: Any, game_id: Any, *, seat: int | None = None, code: str | None = None) -> Game:
+    """Take a seat (the first free one unless ``seat`` is given); the game starts when full."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.visibility == Game.Visibility.PRIVATE and code != game.join_code:
+            raise GameNotFound()  # a private game's existence is not told without its code
+        return _seat_player(game, player, seat)
+
+
+def join_by_code(player: Any, code: str, *, seat: int | None = None) -> Game:
+    game_id = Game.objects.filter(join_code=code).values_list("id", flat=True).first()
+    if game_id is None:
+        raise GameNotFound("No game has that join code.")
+    return join_game(player, game_id, seat=seat, code=code)
+
+
+def leave_game(player: Any, game_id: Any) -> Game:
+    """Give up a seat before the game starts; a game left empty is aborted."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _seat_of(game, player)
+        if game.status != Game.Status.OPEN:
+            raise GameStarted("A started game is left by resigning.")
+        Seat.objects.filter(pk=seat.pk).delete()
+        if not game.seats.exists():
+            game.status = Game.Status.ABORTED
+            game.end_reason = "abandoned"
+            game.finished_at = timezone.now()
+        game.updated_at = timezone.now()
+        game.save()
+        return game
+
+
+def resign(player: Any, game_id: Any) -> Game:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _seat_of(game, player)
+        state = _active_state(game)
+        recorder = Recorder(game, state)
+        recorder.record([engine.resign(state, seat.number)], actor=player, seat=seat.number)
+        recorder.save()
+        return game
+
+
+def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -> ActionResult:
+    """One player's action: ``body`` holds the action and the ``expected_version``.
+
+    Retried with the same Idempotency-Key and body, it answers what it answered the first time
+    and stores nothing new; the same key with another body is a conflict.
+    """
+    action = _parse_action(body)
+    request_hash = _fingerprint(game_id, body)
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _seat_of(game, player)
+        earlier = IdempotencyRecord.objects.filter(player=player, key=idempotency_key).first()
+        if earlier is not None:
+            if earlier.request_hash != request_hash:
+                raise IdempotencyConflict()
+            return ActionResult(earlier.status, earlier.response)
+        state = _active_state(game)
+        # The version is checked again here, under the lock: a stale client cannot slip through.
+        if body["expected_version"] != game.version:
+            raise StaleVersion(
+                f"The game is at version {game.version}.",
+                extra={"current_version": game.version},
+            )
+        try:
+            events = engine.decide(state, seat.number, action)
+        except engine.IllegalAction as error:
+            raise RuleViolation(error, current_version=game.version) from None
+        recorder = Recorder(game, state)
+        recorder.record(events, actor=player, seat=seat.number)
+        recorder.deal_if_due()
+        first_seq = state.version + 1
+        state = recorder.save()
+        result = ActionResult(
+            201,
+            {
+                "version": game.version,
+                "events": redacted_feed(game, seat.number, after=first_seq - 1),
+                "game": game_payload(game, state, seat.number),
+            },
+        )
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(
+                    player=player,
+                    key=idempotency_key,
+                    game=game,
+                    request_hash=request_hash,
+                    status=result.status,
+                    response=result.body,
+                )
+        except IntegrityError:
+            # The same key, at the same moment, for another game: the whole action rolls back.
+            raise IdempotencyConflict() from None
+        return result
+
+
+def _seat_player(game: Game, player: Any, number: int | None) -> Game:
+    if game.status != Game.Status.OPEN:
+        raise GameStarted("This game is no longer taking players.")
+    taken = dict(game.seats.values_list("number", "player_id"))
+    if player.pk in taken.values():
+        raise AlreadySeated()
+    free = [seat for seat in range(game.players) if seat not in taken]
+    if not free:
+        raise GameFull()
+    if number is None:
+        number = free[0]
+    elif number not in free:
+        raise SeatTaken() if 0 <= number < game.players else InvalidRequest(
+            engine.InvalidAction(f"seats run from 0 to {game.players - 1}", "no_such_seat"), "seat"
+        )
+    try:
+        with transaction.atomic():
+            Seat.objects.create(game=game, number=number, player=player)
+    except IntegrityError:
+        raise SeatTaken() from None
+    if len(taken) + 1 == game.players:
+        _start(game)
+    else:
+        game.updated_at = timezone.now()
+        game.save(update_fields=["updated_at"])
+    return game
+
+
+def _start(game: Game) -> None:
+    """A full table starts at once: the first event holds the resolved rules, then the deal."""
+    recorder = Recorder(game, None)
+    recorder.record([engine.start_match(engine.Rules.from_json(game.rules))])
+    recorder.deal_if_due()
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    recorder.save()
+
+
+def _seat_of(game: Game, player: Any) -> Seat:
+    seat = Seat.objects.filter(game=game, player=player).first()
+    if seat is None:
+        if game.visibility == Game.Visibility.PRIVATE:
+            raise GameNotFound()
+        raise NotSeated()
+    return seat
+
+
+def _active_state(game: Game) -> engine.State:
+    if game.status == Game.Status.OPEN:
+        raise GameNotStarted()
+    if game.status != Game.Status.ACTIVE:
+        raise GameOver()
+    return load_state(game)
+
+
+def _parse_action(body: dict[str, Any]) -> engine.Action:
+    fields = {key: value for key, value in body.items() if key != "expected_version"}
+    try:
+        return engine.Action.from_json(fields)
+    except engine.InvalidAction as error:
+        raise InvalidRequest(error, "type") from None
+
+
+def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
+    canonical = json.dumps({"game": str(game_id), "body": body}, sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _new_join_code() -> str:
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(8))

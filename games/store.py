@@ -1,0 +1,164 @@
+"""The event log: rebuild a game's state, and append events with their read models in step.
+
+Only this module writes ``GameEvent``, ``HandSnapshot``, ``HandRecord`` and ``CamaRecord``. Callers
+hold the game row's lock (``lock_game``) for the whole transaction, so ``seq`` is gapless and the
+``UNIQUE(game, seq)`` constraint is only a backstop.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils import timezone
+
+from games import engine
+from games.engine import events as ev
+from games.errors import GameNotFound
+from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+
+_shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
+
+
+def lock_game(game_id: Any) -> Game:
+    """The game row, locked until the transaction ends: every writer of a game goes through here."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise GameNotFound() from None
+
+
+def load_state(game: Game) -> engine.State:
+    """Fold the log from the last snapshot on (or from the first event when there is none)."""
+    latest = (
+        HandSnapshot.objects.filter(game=game)
+        .order_by("-hand_number")
+        .values_list("seq", "state")
+        .first()
+    )
+    after = latest[0] if latest else 0
+    payloads = (
+        GameEvent.objects.filter(game=game, seq__gt=after)
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    )
+    events = map(engine.event_from_json, payloads)
+    if latest is None:
+        return engine.replay(events)
+    state = engine.restore(latest[1])
+    for event in events:
+        state = engine.evolve(state, event)
+    return state
+
+
+def load_events(game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
+    rows = GameEvent.objects.filter(game=game, seq__gt=after).order_by("seq")
+    return list(rows[:limit] if limit is not None else rows)
+
+
+class Recorder:
+    """Appends one transaction's events to a game's log and keeps the read models in step."""
+
+    def __init__(self, game: Game, state: engine.State | None) -> None:
+        self.game = game
+        self.state = state
+        self.rows: list[GameEvent] = []
+
+    def record(self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None) -> None:
+        for event in events:
+            if isinstance(event, ev.MatchStarted):
+                self.state = engine.start(event)
+            else:
+                assert self.state is not None
+                if isinstance(event, ev.HandDealt):
+                    self._snapshot(event)
+                self.state = engine.evolve(self.state, event)
+            self.rows.append(
+                GameEvent(
+                    game=self.game,
+                    seq=self.state.version,
+                    type=event.TYPE,
+                    schema_version=event.SCHEMA,
+                    payload=event.to_json(),
+                    actor=actor,
+                    seat=seat,
+                )
+            )
+            self._follow(event)
+
+    def deal_if_due(self) -> None:
+        """Between hands the next deal follows at once: the shell shuffles, the engine deals."""
+        assert self.state is not None
+        if self.state.needs_deal:
+            deck = list(engine.DECKS[self.state.rules.deck])
+            _shuffler.shuffle(deck)
+            self.record([engine.deal(self.state, deck)])
+
+    def save(self) -> engine.State:
+        """Write the events and bring the game row and the seats up to date."""
+        state = self.state
+        assert state is not None
+        GameEvent.objects.bulk_create(self.rows)
+        self.rows = []
+        game = self.game
+        game.version = state.version
+        game.turn = engine.turn(state)
+        game.scores = list(state.scores)
+        game.camas = list(state.camas)
+        game.updated_at = timezone.now()
+        if state.match_over and game.status == Game.Status.ACTIVE:
+            game.status = Game.Status.FINISHED
+            game.winner_side = state.winner
+            game.end_reason = state.end_reason or ""
+            game.finished_at = game.updated_at
+        game.save()
+        self._update_awaiting(state)
+        return state
+
+    def _update_awaiting(self, state: engine.State) -> None:
+        waiting = {seat for seat in range(state.players) if engine.may_act(state, seat)}
+        seats = Seat.objects.filter(game=self.game)
+        seats.filter(number__in=waiting).exclude(awaiting=True).update(awaiting=True)
+        seats.exclude(number__in=waiting).exclude(awaiting=False).update(awaiting=False)
+
+    def _snapshot(self, deal: ev.HandDealt) -> None:
+        assert self.state is not None
+        HandSnapshot.objects.create(
+            game=self.game,
+            hand_number=deal.number,
+            seq=self.state.version,
+            state=engine.snapshot(self.state),
+        )
+
+    def _follow(self, event: ev.Event) -> None:
+        state = self.state
+        assert state is not None
+        now = timezone.now()
+        cama = sum(state.camas) + 1
+        if isinstance(event, ev.HandDealt):
+            hand = state.hand
+            assert hand is not None
+            CamaRecord.objects.get_or_create(game=self.game, number=cama)
+            HandRecord.objects.create(
+                game=self.game,
+                number=event.number,
+                cama=cama,
+                dealer=hand.dealer,
+                mano=hand.mano,
+                first_seq=state.version,
+                scores=list(state.scores),
+            )
+        elif isinstance(event, ev.HandEnded):
+            HandRecord.objects.filter(game=self.game, number=event.number).update(
+                winner_side=event.winner,
+                reason=event.reason,
+                points=[list(entry) for entry in event.points],
+                scores=list(event.scores),
+                last_seq=state.version,
+                ended_at=now,
+            )
+        elif isinstance(event, ev.CamaEnded):
+            CamaRecord.objects.filter(game=self.game, number=sum(event.camas)).update(
+                winner_side=event.winner, scores=list(state.scores), ended_at=now
+            )
