@@ -36,7 +36,10 @@ def logging_config(*, json: bool, level: str) -> dict[str, Any]:
     )
     if json:
         renderers: list[Any] = [
-            structlog.processors.dict_tracebacks,
+            # Tracebacks as data, without local variables: they may hold hidden cards or secrets.
+            structlog.processors.ExceptionRenderer(
+                structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+            ),
             structlog.processors.JSONRenderer(),
         ]
     else:

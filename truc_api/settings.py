@@ -113,6 +113,8 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Keep Django's LOGGING (structlog, stdout) in the worker instead of Celery's own handlers.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- REST API --------------------------------------------------------------------------------
 
