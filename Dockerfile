@@ -1,0 +1,30 @@
+# The Truc API image: gunicorn serves truc_api.wsgi; the same image runs the Celery worker and beat.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PYTHONPATH=/app \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# The runtime dependencies from pyproject.toml, at the exact versions requirements.lock pins
+# (the lock pins the dev tools too; as constraints they are simply not installed).
+COPY pyproject.toml requirements.lock ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/runtime.txt \
+    && pip install -r /tmp/runtime.txt -c requirements.lock \
+    && rm /tmp/runtime.txt
+
+COPY manage.py ./
+COPY truc_api ./truc_api
+COPY games ./games
+COPY players ./players
+
+# STATIC_ROOT (/app/staticfiles) for a reverse proxy to serve at /static/ (the docs' assets).
+RUN python manage.py collectstatic --noinput \
+    && useradd --create-home --uid 10001 truc
+
+USER truc
+EXPOSE 8000
+CMD ["gunicorn", "truc_api.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
