@@ -11,8 +11,6 @@ from rest_framework import exceptions
 
 from truc_api.problems import PROBLEM_CONTENT_TYPE, ApplicationError, problem_exception_handler
 
-pytestmark = pytest.mark.django_db
-
 
 def _assert_problem(response, status: int, code: str) -> dict:
     assert response.status_code == status
@@ -29,6 +27,7 @@ def _assert_problem(response, status: int, code: str) -> dict:
     return body
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize("path", ["/no-such-page", "/api/no-such-resource", "/api/health/"])
 def test_problems_unknown_url_is_a_json_404(client, path):
     response = client.get(path, headers={"Accept": "text/html"})
@@ -36,6 +35,7 @@ def test_problems_unknown_url_is_a_json_404(client, path):
     _assert_problem(response, 404, "not_found")
 
 
+@pytest.mark.django_db
 def test_problems_wrong_method_is_a_405_with_allow(client):
     response = client.post("/api/health/live", {}, content_type="application/json")
 
@@ -43,6 +43,7 @@ def test_problems_wrong_method_is_a_405_with_allow(client):
     assert "GET" in response["Allow"]
 
 
+@pytest.mark.django_db
 def test_problems_unacceptable_media_type_is_a_406(client):
     response = client.get("/api/health/live", headers={"Accept": "text/html"})
 
