@@ -15,6 +15,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
+    path("", include("players.api.urls")),
 ]
 
 urlpatterns = [

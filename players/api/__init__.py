@@ -1,0 +1,1 @@
+"""The accounts API: register, log in and out, and players' profiles."""
