@@ -76,7 +76,7 @@ class AlreadySeated(ApplicationError):
 
 
 class InvalidRequest(ApplicationError):
-    """A request the engine cannot read (an unknown action, bad rules): 400 with the engine's code."""
+    """A request the engine cannot read (unknown action, bad rules): 400, the engine's code."""
 
     status = HTTPStatus.BAD_REQUEST
     title = "The request is not valid."

@@ -2,8 +2,8 @@
 
 The log (``GameEvent``) is the truth: a game's state is the fold of its events. ``Game``, ``Seat``,
 ``CamaRecord`` and ``HandRecord`` are read models written in the same transaction as the events they
-follow, so lists and history need no replay; ``HandSnapshot`` is a cache that lets a rebuild start at
-the last deal instead of the first event.
+follow, so lists and history need no replay; ``HandSnapshot`` is a cache that lets a rebuild start
+at the last deal instead of the first event.
 """
 
 from __future__ import annotations

@@ -40,10 +40,8 @@ def etag(game: Game, seat: int | None) -> str:
 
 def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
     seats = {
-        number: {"id": player_id, "name": display or username}
-        for number, player_id, username, display in Seat.objects.filter(game=game).values_list(
-            "number", "player_id", "player__username", "player__display_name"
-        )
+        seat.number: _player_ref(seat.player)
+        for seat in Seat.objects.filter(game=game).select_related("player")
     }
     payload: dict[str, Any] = {
         "id": str(game.pk),
@@ -142,9 +140,11 @@ def export(game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def open_games() -> QuerySet[Game]:
-    return Game.objects.filter(
-        status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC
-    ).order_by("-created_at")
+    return (
+        Game.objects.filter(status=Game.Status.OPEN, visibility=Game.Visibility.PUBLIC)
+        .prefetch_related("seats__player")
+        .order_by("-created_at")
+    )
 
 
 def my_games(player: Any) -> QuerySet[Seat]:
@@ -152,5 +152,36 @@ def my_games(player: Any) -> QuerySet[Seat]:
     return (
         Seat.objects.filter(player=player)
         .select_related("game")
+        .prefetch_related("game__seats__player")
         .order_by("-awaiting", "-game__updated_at")
     )
+
+
+def game_summary(game: Game, my_seat: int | None, awaiting: bool = False) -> dict[str, Any]:
+    """A list row: no hand, no cards; seats come from a ``prefetch_related("seats__player")``."""
+    seats = {seat.number: seat.player for seat in game.seats.all()}
+    return {
+        "id": str(game.pk),
+        "preset": game.preset,
+        "players": game.players,
+        "visibility": game.visibility,
+        "status": game.status,
+        "version": game.version,
+        "seats": [
+            {"seat": number, "player": _player_ref(seats.get(number))}
+            for number in range(game.players)
+        ],
+        "scores": game.scores,
+        "camas": game.camas,
+        "turn": game.turn,
+        "created_at": game.created_at.isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+        "my_seat": my_seat,
+        "awaiting": awaiting,
+    }
+
+
+def _player_ref(player: Any) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    return {"id": player.pk, "name": player.display_name or player.username}

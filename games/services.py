@@ -1,8 +1,8 @@
 """Writes: every change to a game goes through one of these functions, in one transaction.
 
 The pattern is always the same (STYLE.md): lock the game row, check the request against the locked
-state, let the referee decide, append the events with their read models, answer. The seat always comes
-from the caller's account, never from the request body.
+state, let the referee decide, append the events with their read models, answer. The seat always
+comes from the caller's account, never from the request body.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ _CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "234
 class ActionResult:
     status: int
     body: dict[str, Any]
+    replayed: bool = False  # the stored answer to an earlier request with the same key
 
 
 def create_game(
@@ -67,7 +68,9 @@ def create_game(
     return game
 
 
-def join_game(player: Any, game_id: Any, *, seat: int | None = None, code: str | None = None) -> Game:
+def join_game(
+    player: Any, game_id: Any, *, seat: int | None = None, code: str | None = None
+) -> Game:
     """Take a seat (the first free one unless ``seat`` is given); the game starts when full."""
     with transaction.atomic():
         game = lock_game(game_id)
@@ -126,7 +129,7 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
         if earlier is not None:
             if earlier.request_hash != request_hash:
                 raise IdempotencyConflict()
-            return ActionResult(earlier.status, earlier.response)
+            return ActionResult(earlier.status, earlier.response, replayed=True)
         state = _active_state(game)
         # The version is checked again here, under the lock: a stale client cannot slip through.
         if body["expected_version"] != game.version:
@@ -179,8 +182,13 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
     if number is None:
         number = free[0]
     elif number not in free:
-        raise SeatTaken() if 0 <= number < game.players else InvalidRequest(
-            engine.InvalidAction(f"seats run from 0 to {game.players - 1}", "no_such_seat"), "seat"
+        raise (
+            SeatTaken()
+            if 0 <= number < game.players
+            else InvalidRequest(
+                engine.InvalidAction(f"seats run from 0 to {game.players - 1}", "no_such_seat"),
+                "seat",
+            )
         )
     try:
         with transaction.atomic():

@@ -65,7 +65,9 @@ class Recorder:
         self.state = state
         self.rows: list[GameEvent] = []
 
-    def record(self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None) -> None:
+    def record(
+        self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
+    ) -> None:
         for event in events:
             if isinstance(event, ev.MatchStarted):
                 self.state = engine.start(event)

@@ -18,3 +18,9 @@ def _isolated_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings) -> None:
+    # The default PBKDF2 costs ~0.35 s a hash on these machines; the tests hash dozens of times.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

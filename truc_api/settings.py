@@ -149,6 +149,7 @@ REST_KNOX = {
 }
 
 SPECTACULAR_SETTINGS = {
+    "ENUM_NAME_OVERRIDES": {"GameStatusEnum": "games.models.Game.Status"},
     "TITLE": "Truc API",
     "DESCRIPTION": (
         "A REST game server that referees Truc valencià and Truco argentino. "

@@ -16,6 +16,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
     path("", include("players.api.urls")),
+    path("", include("games.api.urls")),
 ]
 
 urlpatterns = [

@@ -1,14 +1,14 @@
-"""The referee of Truc valencià and Truco argentino: pure Python, no Django, no clock, no randomness.
+"""The referee of Truc valencià and Truco argentino: pure Python: no Django, clock or randomness.
 
-    events = decide(state, seat, action)      # validates, or raises IllegalAction with a stable code
-    for event in events: state = evolve(state, event)
-    legal_actions(state, seat), view_for(state, seat | None), replay(events)
+events = decide(state, seat, action)      # validates, or raises IllegalAction with a stable code
+for event in events: state = evolve(state, event)
+legal_actions(state, seat), view_for(state, seat | None), replay(events)
 """
 
 from .actions import Action, play
 from .cards import DECKS, envido_of
 from .errors import EngineError, IllegalAction, InvalidAction, InvalidEvent, InvalidRules
-from .events import PARDA, EVENT_TYPES, Event, event_from_json
+from .events import EVENT_TYPES, PARDA, Event, event_from_json
 from .evolve import evolve, replay, start
 from .referee import REASONS, decide, legal_actions, may_act, turn, why_not
 from .rules import PRESETS, RULES_VERSION, Rules, resolve_rules

@@ -58,7 +58,9 @@ class Action:
         if name == "play":
             card = data.get("card")
             if not is_card(card):
-                raise InvalidAction(f"'play' needs a card such as '7O', not {card!r}", "invalid_card")
+                raise InvalidAction(
+                    f"'play' needs a card such as '7O', not {card!r}", "invalid_card"
+                )
             return cls("play", card=card)
         if name in ALIASES:
             return cls(ALIASES[name], said=name)

@@ -57,7 +57,7 @@ def is_card(card: object) -> bool:
 
 
 def envido_of(cards: Iterable[str]) -> int:
-    """RULES.md §3: 20 + the two highest of a suit held twice or more, else the best single value."""
+    """RULES.md §3: 20 + the two highest of a suit held twice or more, else the best single."""
     by_suit: dict[str, list[int]] = {}
     for card in cards:
         by_suit.setdefault(suit_of(card), []).append(ENVIDO_VALUE[card])

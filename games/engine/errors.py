@@ -1,4 +1,4 @@
-"""The engine's exceptions. Each carries a stable ``code`` that clients and the HTTP layer rely on."""
+"""The engine's exceptions. Each carries a stable ``code`` that clients rely on."""
 
 from __future__ import annotations
 

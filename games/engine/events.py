@@ -149,7 +149,7 @@ class CamaEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
-    """The match is over: won on camas, or ended by the shell (a resignation, a forfeit, an abort)."""
+    """The match is over: won on camas, or ended by the shell (resignation, forfeit, abort)."""
 
     TYPE: ClassVar[str] = "match_ended"
     winner: int | None

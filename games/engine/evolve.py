@@ -79,7 +79,7 @@ def _dealt(state: State, event: ev.HandDealt) -> State:
 def _passed(state: State, event: ev.EnvidoPassed) -> State:
     hand = _current(state)
     following = (event.seat + 1) % state.players
-    # RULES.md §5.2: the phase ends when every player has passed, i.e. when it comes back to the mano.
+    # RULES.md §5.2: the phase ends once every player has passed: back at the mano.
     return _hand(state, hand, phase_turn=None if following == hand.mano else following)
 
 

@@ -1,7 +1,7 @@
 """The referee: which actions are legal, and which events an action produces (RULES.md §4-§8).
 
-``why_not`` is the one place that says whether an action is allowed; ``legal_actions`` and ``decide``
-are both built on it, so they cannot disagree.
+``why_not`` is the one place that says whether an action is allowed; ``legal_actions`` and
+``decide`` are both built on it, so they cannot disagree.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 
 from .errors import InvalidRules
 
-#: Bumped whenever a rule's meaning changes, so a stored game replays under the rules it started with.
+#: Bumped whenever a rule's meaning changes, so a stored game replays under its own rules.
 RULES_VERSION = 1
 
 FIRST_PARDA = ("next_decides", "mano_wins")

@@ -1,4 +1,4 @@
-"""Point tables and outcomes: bazas, the hand winner, the envido ladder's values (RULES.md §4, §5)."""
+"""Point tables and outcomes: bazas, the hand winner, envido values (RULES.md §4, §5)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def hand_winner(results: Sequence[BazaResult], mano_side: int, first_parda: str)
 
 
 def envido_step_allowed(mode: str, calls: Sequence[str], call: str) -> bool:
-    """Whether ``call`` may follow ``calls`` on the envido ladder (RULES.md §5.2 ``envido_raise``)."""
+    """Whether ``call`` may follow ``calls`` on the envido ladder (§5.2 ``envido_raise``)."""
     ladder = ENVIDO_LADDERS[mode]
     position = -1
     for made in calls:
@@ -58,7 +58,9 @@ def envido_step_allowed(mode: str, calls: Sequence[str], call: str) -> bool:
     return call in ladder[position + 1 :]
 
 
-def envido_accepted_points(calls: Sequence[str], rules: Rules, scores: Sequence[int], winner: int) -> int:
+def envido_accepted_points(
+    calls: Sequence[str], rules: Rules, scores: Sequence[int], winner: int
+) -> int:
     """The sum of the calls; a sequence ending in falta is worth the falta only."""
     if calls[-1] == FALTA:
         return falta_points(rules, scores, winner)

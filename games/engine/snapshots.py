@@ -1,7 +1,8 @@
 """Snapshots of the state between hands, so that rebuilding a game replays one hand, not a match.
 
-A snapshot is taken just before a ``HandDealt`` event: the deal replaces the whole hand, so the match
-counters are all the fold needs. Snapshots are caches: ``restore(snapshot) + tail == replay(all)``.
+A snapshot is taken just before a ``HandDealt`` event: the deal replaces the whole hand, so the
+match counters are all the fold needs. Snapshots are caches:
+``restore(snapshot) + tail == replay(all)``.
 """
 
 from __future__ import annotations

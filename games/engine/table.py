@@ -1,7 +1,7 @@
 """What the shell asks of the engine around the actions: start, deal, end a match.
 
-The engine never shuffles and never reads the clock: the shell shuffles with ``secrets`` and hands the
-deck over; the engine deals it as the rules say (RULES.md §1).
+The engine never shuffles and never reads the clock: the shell shuffles with ``secrets`` and hands
+the deck over; the engine deals it as the rules say (RULES.md §1).
 """
 
 from __future__ import annotations

@@ -1,0 +1,258 @@
+"""The games API's shapes: input serializers validate requests; output serializers document the
+views that the selectors build (the OpenAPI document is generated from them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.engine import PRESETS
+from games.engine import rules as engine_rules
+from games.engine.actions import ALIASES, CANONICAL
+from games.models import Game
+from truc_api.serializers import StrictSerializer
+
+# --- input -------------------------------------------------------------------------------------
+
+
+class RuleOptionsSerializer(StrictSerializer):
+    """Overrides of the preset's options (RULES.md §2); any subset, every one optional."""
+
+    deck = serializers.ChoiceField(engine_rules.DECK_NAMES, required=False)
+    target = serializers.IntegerField(min_value=6, max_value=60, required=False)
+    buenas_from = serializers.IntegerField(min_value=2, max_value=60, required=False)
+    camas_to_win = serializers.IntegerField(min_value=1, max_value=5, required=False)
+    first_parda = serializers.ChoiceField(engine_rules.FIRST_PARDA, required=False)
+    envido_window = serializers.ChoiceField(engine_rules.ENVIDO_WINDOWS, required=False)
+    envido_raise = serializers.ChoiceField(engine_rules.ENVIDO_RAISES, required=False)
+    falta = serializers.ChoiceField(engine_rules.FALTA_MODES, required=False)
+    truco_top = serializers.ChoiceField(engine_rules.TRUCO_TOPS, required=False)
+    mazo_team = serializers.ChoiceField(engine_rules.MAZO_TEAMS, required=False)
+    mazo_envido_penalty = serializers.BooleanField(required=False)
+
+
+class GameCreateSerializer(StrictSerializer):
+    preset = serializers.ChoiceField(tuple(PRESETS))
+    players = serializers.ChoiceField((2, 4), default=2)
+    visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
+    options = RuleOptionsSerializer(required=False, default=dict)
+
+
+class JoinSerializer(StrictSerializer):
+    seat = serializers.IntegerField(
+        min_value=0, max_value=3, required=False, help_text="A free seat; the first by default."
+    )
+    join_code = serializers.CharField(
+        max_length=16, required=False, help_text="Needed for a private game."
+    )
+
+
+class JoinByCodeSerializer(StrictSerializer):
+    join_code = serializers.CharField(max_length=16)
+    seat = serializers.IntegerField(min_value=0, max_value=3, required=False)
+
+
+class ActionSerializer(StrictSerializer):
+    """An action for the caller's own seat: the seat always comes from the token, never the body."""
+
+    type = serializers.ChoiceField(
+        (*CANONICAL, *ALIASES),
+        help_text="Canonical names, or their valenciano aliases (RULES.md §5).",
+    )
+    card = serializers.CharField(
+        max_length=3, required=False, help_text="With `play` only: the card, e.g. `7O`."
+    )
+    expected_version = serializers.IntegerField(
+        min_value=0, help_text="The game version the client acted on; 409 if it has moved on."
+    )
+
+
+class FeedQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
+    limit = serializers.IntegerField(min_value=1, max_value=500, default=200)
+
+
+# --- output (documentation of the selectors' dictionaries) -------------------------------------
+
+
+@extend_schema_field({"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["parda"]}]})
+class BazaResultField(serializers.Field):
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = PlayerRefSerializer(allow_null=True)
+
+
+class PlaySerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    card = serializers.CharField()
+
+
+class PendingCallSerializer(serializers.Serializer):
+    ladder = serializers.ChoiceField(("truco", "envido"))
+    call = serializers.CharField()
+    caller = serializers.IntegerField()
+    answering_side = serializers.IntegerField()
+
+
+class TrucoViewSerializer(serializers.Serializer):
+    level = serializers.IntegerField(help_text="The accepted level: 1 (no call) to 5 (joc fora).")
+    holder = serializers.IntegerField(allow_null=True, help_text="The side holding the quiero.")
+
+
+class EnvidoViewSerializer(serializers.Serializer):
+    calls = serializers.ListField(child=serializers.CharField())
+    winner = serializers.IntegerField(allow_null=True)
+    value = serializers.IntegerField(allow_null=True, help_text="The winning value only.")
+    points = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="[side, points]"
+    )
+
+
+class LegalActionSerializer(serializers.Serializer):
+    type = serializers.CharField()
+    card = serializers.CharField(required=False)
+
+
+class HandViewSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    mano = serializers.IntegerField()
+    over = serializers.BooleanField()
+    my_cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    my_envido = serializers.IntegerField(allow_null=True)
+    cards_left = serializers.ListField(child=serializers.IntegerField())
+    bazas = serializers.ListField(child=PlaySerializer(many=True))
+    baza = PlaySerializer(many=True)
+    baza_results = serializers.ListField(child=BazaResultField())
+    folded = serializers.ListField(child=serializers.IntegerField())
+    envido_phase = serializers.BooleanField()
+    pending_call = PendingCallSerializer(allow_null=True)
+    truco = TrucoViewSerializer()
+    envido = EnvidoViewSerializer()
+
+
+class StateViewSerializer(serializers.Serializer):
+    side = serializers.IntegerField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    camas = serializers.ListField(child=serializers.IntegerField())
+    match_over = serializers.BooleanField()
+    match_winner = serializers.IntegerField(allow_null=True)
+    end_reason = serializers.CharField(allow_null=True)
+    turn = serializers.IntegerField(allow_null=True)
+    hand = HandViewSerializer(allow_null=True)
+    legal_actions = LegalActionSerializer(many=True)
+
+
+class RulesSerializer(serializers.Serializer):
+    preset = serializers.CharField()
+    deck = serializers.CharField()
+    players = serializers.IntegerField()
+    target = serializers.IntegerField()
+    buenas_from = serializers.IntegerField()
+    camas_to_win = serializers.IntegerField()
+    first_parda = serializers.CharField()
+    envido_window = serializers.CharField()
+    envido_raise = serializers.CharField()
+    falta = serializers.CharField()
+    truco_top = serializers.CharField()
+    mazo_team = serializers.CharField()
+    mazo_envido_penalty = serializers.BooleanField()
+
+
+class GameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    preset = serializers.CharField()
+    players = serializers.IntegerField()
+    visibility = serializers.ChoiceField(Game.Visibility.choices)
+    status = serializers.ChoiceField(Game.Status.choices)
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    seats = SeatSerializer(many=True)
+    my_seat = serializers.IntegerField(allow_null=True)
+    join_code = serializers.CharField(allow_null=True, help_text="Shown to seated players only.")
+    winner_side = serializers.IntegerField(allow_null=True)
+    end_reason = serializers.CharField(allow_null=True)
+    rules = RulesSerializer()
+    state = StateViewSerializer(allow_null=True, help_text="Null until the table is full.")
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    preset = serializers.CharField()
+    players = serializers.IntegerField()
+    visibility = serializers.ChoiceField(Game.Visibility.choices)
+    status = serializers.ChoiceField(Game.Status.choices)
+    version = serializers.IntegerField()
+    seats = SeatSerializer(many=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    camas = serializers.ListField(child=serializers.IntegerField())
+    turn = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    my_seat = serializers.IntegerField(allow_null=True)
+    awaiting = serializers.BooleanField(help_text="The game waits for the caller.")
+
+
+class FeedItemSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    at = serializers.DateTimeField()
+    seat = serializers.IntegerField(allow_null=True, help_text="The acting seat, if any.")
+    data = serializers.DictField(help_text="The event's fields, redacted for the reader.")
+
+
+class ActionResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = FeedItemSerializer(many=True)
+    game = GameSerializer()
+
+
+class PointsSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(("envido", "truco", "mazo_penalty"))
+    side = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class CamaRecordSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    winner_side = serializers.IntegerField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+
+
+class HandRecordSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    cama = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    mano = serializers.IntegerField()
+    winner_side = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+    points = PointsSerializer(many=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    first_seq = serializers.IntegerField()
+    last_seq = serializers.IntegerField(allow_null=True)
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+
+
+class HistorySerializer(serializers.Serializer):
+    camas = CamaRecordSerializer(many=True)
+    hands = HandRecordSerializer(many=True)
+
+
+class ExportSerializer(serializers.Serializer):
+    game = GameSerializer()
+    history = HistorySerializer()
+    events = FeedItemSerializer(many=True)

@@ -1,0 +1,262 @@
+"""The games API: thin views that read input, call a service or a selector, and answer.
+
+The acting seat always comes from the caller's token (``viewer_seat``), never from the body; every
+answer is the caller's own projection of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api import docs
+from games.api.serializers import (
+    ActionResultSerializer,
+    ActionSerializer,
+    ExportSerializer,
+    FeedItemSerializer,
+    FeedQuerySerializer,
+    GameCreateSerializer,
+    GameSerializer,
+    GameSummarySerializer,
+    HistorySerializer,
+    JoinByCodeSerializer,
+    JoinSerializer,
+)
+from games.models import Game, Seat
+
+GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's UUID.")
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class GameCreateView(APIView):
+    @extend_schema(
+        operation_id="games_create",
+        tags=["games"],
+        request=GameCreateSerializer,
+        responses={201: GameSerializer, **docs.problems(400, 401)},
+        examples=docs.CREATE_EXAMPLES,
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(GameCreateSerializer, request.data)
+        game = services.create_game(request.user, **data)
+        return Response(
+            selectors.game_view(game, 0),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/api/games/{game.pk}"},
+        )
+
+
+class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
+    """Public games waiting for players, newest first."""
+
+    serializer_class = GameSummarySerializer
+    pagination_class = LimitOffsetPagination
+    filterset_fields = ("preset", "players")
+
+    @extend_schema(
+        operation_id="games_open",
+        tags=["games"],
+        responses={200: GameSummarySerializer(many=True), **docs.problems(400, 401)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.open_games()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        mine = {seat.game_id: seat.number for seat in Seat.objects.filter(player=request.user)}
+        rows = [selectors.game_summary(game, mine.get(game.pk)) for game in page or []]
+        return self.get_paginated_response(rows)
+
+
+class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
+    """The caller's games: those waiting for the caller first, then the most recently moved."""
+
+    serializer_class = GameSummarySerializer
+    pagination_class = LimitOffsetPagination
+
+    @extend_schema(
+        operation_id="games_mine",
+        tags=["games"],
+        responses={200: GameSummarySerializer(many=True), **docs.problems(401)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Seat]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation has no user
+            return Seat.objects.none()
+        return selectors.my_games(self.request.user)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        rows = [selectors.game_summary(s.game, s.number, s.awaiting) for s in page or []]
+        return self.get_paginated_response(rows)
+
+
+class JoinByCodeView(APIView):
+    @extend_schema(
+        operation_id="games_join_by_code",
+        tags=["games"],
+        request=JoinByCodeSerializer,
+        responses={200: GameSerializer, **docs.problems(400, 401, 404, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(JoinByCodeSerializer, request.data)
+        game = services.join_by_code(request.user, data["join_code"], seat=data.get("seat"))
+        return Response(selectors.game_view(game, selectors.viewer_seat(game, request.user)))
+
+
+class GameView(APIView):
+    @extend_schema(
+        operation_id="games_read",
+        tags=["games"],
+        parameters=[GAME_ID, docs.IF_NONE_MATCH],
+        responses={200: GameSerializer, 304: None, **docs.problems(401, 404)},
+        description=(
+            "The game as the caller's seat sees it; others get a spectator's view of public games."
+            " Send the last `ETag` as `If-None-Match` to get a bodiless 304 while nothing changed."
+        ),
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game, seat = selectors.visible_game(game_id, request.user)
+        tag = selectors.etag(game, seat)
+        headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
+        if _matches(request.headers.get("If-None-Match"), tag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        return Response(selectors.game_view(game, seat), headers=headers)
+
+
+class JoinView(APIView):
+    @extend_schema(
+        operation_id="games_join",
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=JoinSerializer,
+        responses={200: GameSerializer, **docs.problems(400, 401, 404, 409)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = _valid(JoinSerializer, request.data)
+        game = services.join_game(
+            request.user, game_id, seat=data.get("seat"), code=data.get("join_code")
+        )
+        return Response(selectors.game_view(game, selectors.viewer_seat(game, request.user)))
+
+
+class LeaveView(APIView):
+    @extend_schema(
+        operation_id="games_leave",
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=None,
+        responses={204: None, **docs.problems(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        services.leave_game(request.user, game_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ResignView(APIView):
+    @extend_schema(
+        operation_id="games_resign",
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=None,
+        responses={200: GameSerializer, **docs.problems(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.resign(request.user, game_id)
+        return Response(selectors.game_view(game, selectors.viewer_seat(game, request.user)))
+
+
+class ActionView(APIView):
+    @extend_schema(
+        operation_id="games_act",
+        tags=["games"],
+        parameters=[GAME_ID, docs.IDEMPOTENCY_KEY],
+        request=ActionSerializer,
+        responses={201: ActionResultSerializer, **docs.problems(400, 401, 403, 404, 409, 422)},
+        examples=docs.ACTION_EXAMPLES,
+        description=(
+            "Act for the caller's seat. `expected_version` must be the game's current version."
+            " A retry with the same `Idempotency-Key` and body returns the first answer (with"
+            " `Idempotent-Replayed: true`) and stores nothing new."
+        ),
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        key = _idempotency_key(request)
+        body = _valid(ActionSerializer, request.data)
+        result = services.act(request.user, game_id, body, key)
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+        return Response(result.body, status=result.status, headers=headers)
+
+
+class EventFeedView(APIView):
+    @extend_schema(
+        operation_id="games_events",
+        tags=["games"],
+        parameters=[GAME_ID, FeedQuerySerializer],
+        responses={200: FeedItemSerializer(many=True), **docs.problems(400, 401, 404)},
+        description="The game's events after `after`, in order, redacted for the caller.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        query = _valid(FeedQuerySerializer, request.query_params.dict())
+        game, seat = selectors.visible_game(game_id, request.user)
+        return Response(selectors.redacted_feed(game, seat, query["after"], query["limit"]))
+
+
+class HistoryView(APIView):
+    @extend_schema(
+        operation_id="games_history",
+        tags=["games"],
+        parameters=[GAME_ID],
+        responses={200: HistorySerializer, **docs.problems(401, 404)},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game, _ = selectors.visible_game(game_id, request.user)
+        return Response(selectors.hand_history(game))
+
+
+class ExportView(APIView):
+    @extend_schema(
+        operation_id="games_export",
+        tags=["games"],
+        parameters=[GAME_ID],
+        responses={200: ExportSerializer, **docs.problems(401, 404, 409)},
+        description="The whole record of a finished game, still without any unplayed card.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game, seat = selectors.visible_game(game_id, request.user)
+        return Response(selectors.export(game, seat))
+
+
+def _matches(if_none_match: str | None, tag: str) -> bool:
+    if not if_none_match:
+        return False
+    offered = {candidate.strip() for candidate in if_none_match.split(",")}
+    return "*" in offered or tag in offered
+
+
+def _idempotency_key(request: Request) -> str:
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if not key or len(key) > 255:
+        raise serializers.ValidationError(
+            {"Idempotency-Key": ["Send a unique key (1 to 255 characters) with every action."]}
+        )
+    return key
