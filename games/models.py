@@ -35,6 +35,16 @@ class Game(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
     turn = models.PositiveSmallIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=True, help_text="Whether the result changes Elo ratings.")
+    turn_seconds = models.PositiveIntegerField(
+        default=86_400, help_text="Time per turn, from seconds (live) to days (correspondence)."
+    )
+    forfeit_after = models.PositiveSmallIntegerField(
+        default=3, help_text="Consecutive timeouts of one seat that forfeit its side's match."
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When the turn times out; the source of truth."
+    )
     scores = models.JSONField(default=list)
     camas = models.JSONField(default=list)
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -49,7 +59,10 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "visibility", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "visibility", "-created_at"]),
+            models.Index(fields=["status", "deadline"]),
+        ]
 
     def __str__(self) -> str:
         return f"{self.preset} {self.players}p {self.id}"
@@ -62,6 +75,8 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     awaiting = models.BooleanField(default=False, help_text="The game waits for this seat.")
+    has_acted = models.BooleanField(default=False)
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive timeouts.")
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
