@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from games import engine
@@ -23,7 +24,7 @@ def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
     their players."""
     try:
         game = Game.objects.get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
+    except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
     seat = viewer_seat(game, player)
     if seat is None and game.visibility == Game.Visibility.PRIVATE:
@@ -56,6 +57,9 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
         "join_code": game.join_code if seat is not None else None,
         "winner_side": game.winner_side,
         "end_reason": game.end_reason or None,
+        "rated": game.rated,
+        "clock": {"turn_seconds": game.turn_seconds, "forfeit_after": game.forfeit_after},
+        "deadline": game.deadline.isoformat() if game.deadline else None,
         "rules": game.rules,
         "state": None,
     }
@@ -174,6 +178,7 @@ def game_summary(game: Game, my_seat: int | None, awaiting: bool = False) -> dic
         "scores": game.scores,
         "camas": game.camas,
         "turn": game.turn,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
         "my_seat": my_seat,

@@ -14,12 +14,14 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine
+from games import engine, timeouts
 from games.errors import (
     AlreadySeated,
+    DeadlinePassed,
     GameFull,
     GameNotFound,
     GameNotStarted,
@@ -47,7 +49,14 @@ class ActionResult:
 
 
 def create_game(
-    player: Any, *, preset: str, options: dict[str, Any], players: int, visibility: str
+    player: Any,
+    *,
+    preset: str,
+    options: dict[str, Any],
+    players: int,
+    visibility: str,
+    turn_seconds: int = 86_400,
+    forfeit_after: int = 3,
 ) -> Game:
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
@@ -61,6 +70,8 @@ def create_game(
             visibility=visibility,
             join_code=_new_join_code() if visibility == Game.Visibility.PRIVATE else None,
             created_by=player,
+            turn_seconds=turn_seconds,
+            forfeit_after=forfeit_after,
             scores=[0, 0],
             camas=[0, 0],
         )
@@ -122,6 +133,7 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
     """
     action = _parse_action(body)
     request_hash = _fingerprint(game_id, body)
+    _apply_overdue_timeout(game_id)
     with transaction.atomic():
         game = lock_game(game_id)
         seat = _seat_of(game, player)
@@ -131,6 +143,8 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
                 raise IdempotencyConflict()
             return ActionResult(earlier.status, earlier.response, replayed=True)
         state = _active_state(game)
+        if game.deadline is not None and game.deadline <= timezone.now():
+            raise DeadlinePassed(extra={"current_version": game.version})  # the clock is the truth
         # The version is checked again here, under the lock: a stale client cannot slip through.
         if body["expected_version"] != game.version:
             raise StaleVersion(
@@ -141,6 +155,9 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
             events = engine.decide(state, seat.number, action)
         except engine.IllegalAction as error:
             raise RuleViolation(error, current_version=game.version) from None
+        if seat.timeouts or not seat.has_acted:
+            seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
+            seat.save(update_fields=["timeouts", "has_acted"])
         recorder = Recorder(game, state)
         recorder.record(events, actor=player, seat=seat.number)
         recorder.deal_if_due()
@@ -168,6 +185,20 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
             # The same key, at the same moment, for another game: the whole action rolls back.
             raise IdempotencyConflict() from None
         return result
+
+
+def _apply_overdue_timeout(game_id: Any) -> None:
+    """A move after the deadline comes too late: the timeout is applied first (and commits), so
+    the move then meets a new version and is answered 409."""
+    try:
+        overdue = Game.objects.filter(
+            pk=game_id, status=Game.Status.ACTIVE, deadline__lte=timezone.now()
+        ).values_list("version", flat=True)
+        version = overdue.first()
+    except (ValueError, ValidationError):
+        return  # not a game id: lock_game answers 404
+    if version is not None:
+        timeouts.apply_timeout(game_id, version)
 
 
 def _seat_player(game: Game, player: Any, number: int | None) -> Game:

@@ -11,9 +11,10 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from games import engine
+from games import clock, engine
 from games.engine import events as ev
 from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
@@ -25,7 +26,7 @@ def lock_game(game_id: Any) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here."""
     try:
         return Game.objects.select_for_update().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
+    except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
 
 
@@ -110,12 +111,16 @@ class Recorder:
         game.camas = list(state.camas)
         game.updated_at = timezone.now()
         if state.match_over and game.status == Game.Status.ACTIVE:
-            game.status = Game.Status.FINISHED
+            # A match ended with no winner (a no-show, say) is aborted, and never rated.
+            game.status = Game.Status.FINISHED if state.winner is not None else Game.Status.ABORTED
+            game.rated = game.rated and state.winner is not None
             game.winner_side = state.winner
             game.end_reason = state.end_reason or ""
             game.finished_at = game.updated_at
+        game.deadline = clock.next_deadline(game, state)
         game.save()
         self._update_awaiting(state)
+        clock.schedule(game)
         return state
 
     def _update_awaiting(self, state: engine.State) -> None:

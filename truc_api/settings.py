@@ -115,6 +115,21 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Keep Django's LOGGING (structlog, stdout) in the worker instead of Celery's own handlers.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A task is acknowledged after it ran: a worker killed mid-task leaves it to be delivered again.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+
+# Turn clocks (games/clock.py). The deadline in the database is the truth; a task with an ETA
+# applies a short one on time, and the sweep applies any overdue one (a lost task only delays it).
+# Longer deadlines get no task: a Redis ETA beyond the visibility timeout is redelivered (NOTES.md).
+TIMEOUT_TASK_MAX_SECONDS = env.int("TIMEOUT_TASK_MAX_SECONDS", default=1800)
+TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-turns": {
+        "task": "games.tasks.sweep_overdue_turns",
+        "schedule": TIMEOUT_SWEEP_SECONDS,
+    },
+}
 
 # --- REST API --------------------------------------------------------------------------------
 

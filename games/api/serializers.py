@@ -38,6 +38,18 @@ class GameCreateSerializer(StrictSerializer):
     players = serializers.ChoiceField((2, 4), default=2)
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
     options = RuleOptionsSerializer(required=False, default=dict)
+    turn_seconds = serializers.IntegerField(
+        min_value=5,
+        max_value=30 * 86_400,
+        default=86_400,
+        help_text="Time per turn: seconds for live tables, up to 30 days for correspondence.",
+    )
+    forfeit_after = serializers.IntegerField(
+        min_value=1,
+        max_value=10,
+        default=3,
+        help_text="Consecutive timeouts of one seat that forfeit its side's match.",
+    )
 
 
 class JoinSerializer(StrictSerializer):
@@ -170,6 +182,11 @@ class RulesSerializer(serializers.Serializer):
     mazo_envido_penalty = serializers.BooleanField()
 
 
+class ClockSerializer(serializers.Serializer):
+    turn_seconds = serializers.IntegerField()
+    forfeit_after = serializers.IntegerField()
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     preset = serializers.CharField()
@@ -183,6 +200,11 @@ class GameSerializer(serializers.Serializer):
     join_code = serializers.CharField(allow_null=True, help_text="Shown to seated players only.")
     winner_side = serializers.IntegerField(allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
+    rated = serializers.BooleanField()
+    clock = ClockSerializer()
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the current turn times out (absolute, UTC)."
+    )
     rules = RulesSerializer()
     state = StateViewSerializer(allow_null=True, help_text="Null until the table is full.")
 
@@ -198,6 +220,7 @@ class GameSummarySerializer(serializers.Serializer):
     scores = serializers.ListField(child=serializers.IntegerField())
     camas = serializers.ListField(child=serializers.IntegerField())
     turn = serializers.IntegerField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     my_seat = serializers.IntegerField(allow_null=True)

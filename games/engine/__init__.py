@@ -14,7 +14,7 @@ from .referee import REASONS, decide, legal_actions, may_act, turn, why_not
 from .rules import PRESETS, RULES_VERSION, Rules, resolve_rules
 from .snapshots import restore, snapshot
 from .state import Hand, State, side_of
-from .table import abort, deal, deal_hands, forfeit, resign, start_match
+from .table import abort, deal, deal_hands, forfeit, resign, start_match, timeout_action
 from .views import redact, view_for
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "snapshot",
     "start",
     "start_match",
+    "timeout_action",
     "turn",
     "view_for",
     "why_not",

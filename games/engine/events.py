@@ -120,6 +120,16 @@ class Folded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TurnTimedOut(Event):
+    """The shell's clock ran out on ``seat`` (its ``count``-th timeout in a row); what the seat is
+    made to do follows as ordinary events."""
+
+    TYPE: ClassVar[str] = "turn_timed_out"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class BazaEnded(Event):
     TYPE: ClassVar[str] = "baza_ended"
     number: int
@@ -171,6 +181,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         EnvidoAccepted,
         EnvidoRefused,
         Folded,
+        TurnTimedOut,
         BazaEnded,
         HandEnded,
         CamaEnded,

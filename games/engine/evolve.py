@@ -190,6 +190,10 @@ def _match_ended(state: State, event: ev.MatchEnded) -> State:
     )
 
 
+def _timed_out(state: State, event: ev.TurnTimedOut) -> State:
+    return replace(state, version=state.version + 1)
+
+
 def _current(state: State) -> Hand:
     if state.hand is None:
         raise InvalidEvent("no hand has been dealt")
@@ -207,6 +211,7 @@ _APPLY: dict[type[ev.Event], Callable[[State, Any], State]] = {
     ev.EnvidoAccepted: _envido_accepted,
     ev.EnvidoRefused: _envido_refused,
     ev.Folded: _folded,
+    ev.TurnTimedOut: _timed_out,
     ev.BazaEnded: _baza_ended,
     ev.HandEnded: _hand_ended,
     ev.CamaEnded: _cama_ended,

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import events as ev
-from .cards import DECKS
+from .actions import Action
+from .cards import DECKS, TRUCO_RANK
 from .errors import IllegalAction, InvalidAction
+from .referee import turn
 from .rules import RULES_VERSION, Rules
 from .state import State, side_of
 
@@ -67,3 +69,19 @@ def abort(state: State, reason: str) -> ev.MatchEnded:
     if state.match_over:
         raise IllegalAction("the match is over", "match_over")
     return ev.MatchEnded(None, reason)
+
+
+def timeout_action(state: State) -> tuple[int, Action]:
+    """What a seat whose clock ran out is made to do, a fixed and documented choice:
+    a pending call is refused (``no_quiero``, by the first answerer); in the envido phase the seat
+    passes; otherwise it plays its lowest card by truco rank (the first such card in its hand)."""
+    seat = turn(state)
+    hand = state.hand
+    if seat is None or hand is None:
+        raise IllegalAction("nobody is to act", "hand_over")
+    if hand.pending_caller is not None:
+        return seat, Action("no_quiero")
+    if hand.phase_turn is not None:
+        return seat, Action("paso")
+    lowest = min(hand.held[seat], key=TRUCO_RANK.__getitem__)
+    return seat, Action("play", card=lowest)
