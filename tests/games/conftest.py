@@ -29,7 +29,9 @@ class Client:
     def post(self, path: str, data: Any = None, **headers: str) -> Any:
         return self.http.post(path, data, format="json", headers=headers)
 
-    def act(self, game_id: str, action: dict[str, Any], version: int, key: str | None = None) -> Any:
+    def act(
+        self, game_id: str, action: dict[str, Any], version: int, key: str | None = None
+    ) -> Any:
         body = {**action, "expected_version": version}
         return self.post(
             f"/api/games/{game_id}/actions", body, **{"Idempotency-Key": key or str(uuid.uuid4())}
