@@ -137,6 +137,13 @@ def _assert_one_timeout_each(games: list[Game]) -> None:
 
 def _late_move(game: Game) -> None:
     """The player to act sends a card just after the deadline; it must lose the race."""
+    try:
+        _send_late_card(game)
+    finally:
+        connection.close()  # this thread's own connection, or the test database stays in use
+
+
+def _send_late_card(game: Game) -> None:
     state = load_state(game)
     seat = engine.turn(state)
     player = Seat.objects.get(game=game, number=seat).player
