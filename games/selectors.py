@@ -79,11 +79,10 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
 def redacted_feed(
     game: Game, seat: int | None, after: int = 0, limit: int | None = None
 ) -> list[dict[str, Any]]:
-    return [_feed_item(row, seat) for row in load_events(game, after, limit)]
+    return [feed_item(row, seat) for row in load_events(game, after, limit)]
 
 
-def _feed_item(row: GameEvent, seat: int | None) -> dict[str, Any]:
-    event = engine.event_from_json(row.payload)
+def feed_item(row: GameEvent, seat: int | None) -> dict[str, Any]:
     return {
         "seq": row.seq,
         "type": row.type,
@@ -91,7 +90,7 @@ def _feed_item(row: GameEvent, seat: int | None) -> dict[str, Any]:
         "seat": row.seat,
         "data": {
             key: value
-            for key, value in engine.redact(event, seat).items()
+            for key, value in engine.redact_json(row.payload, seat).items()
             if key not in ("type", "v")
         },
     }

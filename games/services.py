@@ -35,7 +35,7 @@ from games.errors import (
     StaleVersion,
 )
 from games.models import Game, IdempotencyRecord, Seat
-from games.selectors import game_payload, redacted_feed
+from games.selectors import feed_item, game_payload
 from games.store import Recorder, load_state, lock_game
 
 _CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
@@ -161,13 +161,12 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
         recorder = Recorder(game, state)
         recorder.record(events, actor=player, seat=seat.number)
         recorder.deal_if_due()
-        first_seq = state.version + 1
         state = recorder.save()
         result = ActionResult(
             201,
             {
                 "version": game.version,
-                "events": redacted_feed(game, seat.number, after=first_seq - 1),
+                "events": [feed_item(row, seat.number) for row in recorder.written],
                 "game": game_payload(game, state, seat.number),
             },
         )

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from games import clock, engine
@@ -64,7 +65,8 @@ class Recorder:
     def __init__(self, game: Game, state: engine.State | None) -> None:
         self.game = game
         self.state = state
-        self.rows: list[GameEvent] = []
+        self.rows: list[GameEvent] = []  # recorded, not yet written
+        self.written: list[GameEvent] = []
 
     def record(
         self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
@@ -103,6 +105,7 @@ class Recorder:
         state = self.state
         assert state is not None
         GameEvent.objects.bulk_create(self.rows)
+        self.written += self.rows
         self.rows = []
         game = self.game
         game.version = state.version
@@ -124,10 +127,9 @@ class Recorder:
         return state
 
     def _update_awaiting(self, state: engine.State) -> None:
-        waiting = {seat for seat in range(state.players) if engine.may_act(state, seat)}
-        seats = Seat.objects.filter(game=self.game)
-        seats.filter(number__in=waiting).exclude(awaiting=True).update(awaiting=True)
-        seats.exclude(number__in=waiting).exclude(awaiting=False).update(awaiting=False)
+        waiting = [seat for seat in range(state.players) if engine.may_act(state, seat)]
+        awaiting = ExpressionWrapper(Q(number__in=waiting), output_field=BooleanField())
+        Seat.objects.filter(game=self.game).update(awaiting=awaiting)
 
     def _snapshot(self, deal: ev.HandDealt) -> None:
         assert self.state is not None

@@ -15,7 +15,7 @@ from .rules import PRESETS, RULES_VERSION, Rules, resolve_rules
 from .snapshots import restore, snapshot
 from .state import Hand, State, side_of
 from .table import abort, deal, deal_hands, forfeit, resign, start_match, timeout_action
-from .views import redact, view_for
+from .views import redact, redact_json, view_for
 
 __all__ = [
     "DECKS",
@@ -46,6 +46,7 @@ __all__ = [
     "may_act",
     "play",
     "redact",
+    "redact_json",
     "replay",
     "resign",
     "resolve_rules",

@@ -84,9 +84,12 @@ def _pending(hand: Hand, players: int) -> dict[str, Any] | None:
 
 def redact(event: ev.Event, seat: int | None) -> dict[str, Any]:
     """An event's JSON as ``seat`` may read it: a deal shows only the reader's own cards."""
-    data = event.to_json()
-    if isinstance(event, ev.HandDealt):
-        data["hands"] = [
-            list(cards) if index == seat else None for index, cards in enumerate(event.hands)
-        ]
-    return data
+    return redact_json(event.to_json(), seat)
+
+
+def redact_json(data: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The same for an event already in its JSON form (as the log stores it)."""
+    if data.get("type") != ev.HandDealt.TYPE:
+        return data
+    hands = data["hands"]
+    return {**data, "hands": [list(cards) if i == seat else None for i, cards in enumerate(hands)]}
