@@ -29,7 +29,8 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    # As views._idempotency_key checks it: 1 to 255 characters, not only whitespace.
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"\S"},
     OpenApiParameter.HEADER,
     required=True,
     description="A unique key per intended action (e.g. a UUID); reuse it only to retry.",
