@@ -34,6 +34,8 @@ class RuleOptionsSerializer(StrictSerializer):
 
 
 class GameCreateSerializer(StrictSerializer):
+    """A new table: its preset, size, visibility and rule overrides. Unknown keys are a 400."""
+
     preset = serializers.ChoiceField(tuple(PRESETS))
     players = serializers.ChoiceField((2, 4), default=2)
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
@@ -53,6 +55,8 @@ class GameCreateSerializer(StrictSerializer):
 
 
 class JoinSerializer(StrictSerializer):
+    """Take a seat at this game; the body may be empty. Unknown keys are a 400."""
+
     seat = serializers.IntegerField(
         min_value=0, max_value=3, required=False, help_text="A free seat; the first by default."
     )
@@ -62,6 +66,8 @@ class JoinSerializer(StrictSerializer):
 
 
 class JoinByCodeSerializer(StrictSerializer):
+    """Take a seat at the private game with this code. Unknown keys are a 400."""
+
     join_code = serializers.CharField(max_length=16)
     seat = serializers.IntegerField(min_value=0, max_value=3, required=False)
 

@@ -17,6 +17,8 @@ DISPLAY_NAME_MAX_LENGTH = Player._meta.get_field("display_name").max_length
 
 
 class RegisterSerializer(StrictSerializer):
+    """A new account. Unknown keys are a 400."""
+
     username = serializers.CharField(
         max_length=USERNAME_MAX_LENGTH,
         validators=[UnicodeUsernameValidator()],
@@ -31,6 +33,8 @@ class RegisterSerializer(StrictSerializer):
 
 
 class LoginSerializer(StrictSerializer):
+    """A username and its password. Unknown keys are a 400."""
+
     username = serializers.CharField(max_length=USERNAME_MAX_LENGTH)
     password = serializers.CharField(
         max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
@@ -38,6 +42,8 @@ class LoginSerializer(StrictSerializer):
 
 
 class ProfileChangeSerializer(StrictSerializer):
+    """The profile fields to change; any subset. Unknown keys are a 400."""
+
     display_name = serializers.CharField(
         max_length=DISPLAY_NAME_MAX_LENGTH,
         required=False,
