@@ -1,0 +1,137 @@
+"""The event log is the truth (STYLE.md principles 4 and 6): the database keeps it append-only and
+gapless, a game's state is the fold of its events, and every read model agrees with the log."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.utils import DatabaseError
+
+from games import engine
+from games.engine import events as ev
+from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot
+from games.store import load_state
+from tests.games.conftest import Client, play_out
+
+
+@pytest.fixture
+def started(table: Callable[..., tuple[str, list[Client]]]) -> Game:
+    game_id, _ = table("valenciano", players=2)
+    return Game.objects.get(pk=game_id)
+
+
+def _raw(sql: str, params: list[Any]) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+TAMPERING: dict[str, Callable[[Game], Any]] = {
+    "orm-update": lambda game: GameEvent.objects.filter(game=game).update(type="tampered"),
+    "orm-delete": lambda game: GameEvent.objects.filter(game=game).delete(),
+    "orm-save": lambda game: GameEvent.objects.filter(game=game).first().save(),  # type: ignore[union-attr]
+    "orm-instance-delete": lambda game: GameEvent.objects.filter(game=game).last().delete(),  # type: ignore[union-attr]
+    "sql-update": lambda game: _raw(
+        "UPDATE games_gameevent SET payload = '{}'::jsonb WHERE game_id = %s", [game.pk]
+    ),
+    "sql-delete": lambda game: _raw("DELETE FROM games_gameevent WHERE game_id = %s", [game.pk]),
+}
+
+
+@pytest.mark.parametrize("tamper", TAMPERING.values(), ids=TAMPERING.keys())
+def test_event_log_refuses_update_and_delete(started: Game, tamper: Callable[[Game], Any]) -> None:
+    before = list(GameEvent.objects.filter(game=started).values_list("seq", "type", "payload"))
+    assert before, "a started game has events"
+
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        tamper(started)
+
+    after = list(GameEvent.objects.filter(game=started).values_list("seq", "type", "payload"))
+    assert after == before
+
+
+def test_event_log_refuses_a_second_event_with_the_same_seq(started: Game) -> None:
+    with pytest.raises(IntegrityError, match="game_event_seq_unique"), transaction.atomic():
+        _raw(
+            "INSERT INTO games_gameevent (game_id, seq, type, schema_version, payload, created_at)"
+            " VALUES (%s, %s, 'match_started', 1, '{}'::jsonb, now())",
+            [started.pk, started.version],
+        )
+    assert GameEvent.objects.filter(game=started).count() == started.version
+
+
+def _fold(payloads: list[dict[str, Any]]) -> engine.State:
+    return engine.replay(map(engine.event_from_json, payloads))
+
+
+@pytest.fixture(
+    params=[("valenciano", 2), ("argentino_clasico", 4)], ids=lambda p: f"{p[0]}-{p[1]}"
+)
+def finished(request: Any, table: Callable[..., tuple[str, list[Client]]]) -> Game:
+    """A whole match of random legal actions, played through HTTP."""
+    preset, players = request.param
+    game_id, clients = table(preset, players=players)
+    final = play_out(game_id, clients, random.Random(f"log-{preset}-{players}"))
+    assert final["status"] == "finished"
+    return Game.objects.get(pk=game_id)
+
+
+def _payloads(game: Game) -> list[dict[str, Any]]:
+    return list(
+        GameEvent.objects.filter(game=game).order_by("seq").values_list("payload", flat=True)
+    )
+
+
+@pytest.mark.slow
+def test_event_log_fold_is_the_state_from_every_snapshot(finished: Game) -> None:
+    payloads = _payloads(finished)
+    state = _fold(payloads)
+    assert state.match_over
+    assert load_state(finished) == state, "the store's rebuild from the latest snapshot"
+    snapshots = list(HandSnapshot.objects.filter(game=finished).order_by("hand_number"))
+    assert len(snapshots) == HandRecord.objects.filter(game=finished).count() > 1
+    for snapshot in snapshots:
+        # The snapshot is the state just before its hand's deal, and restoring it loses nothing.
+        assert payloads[snapshot.seq]["type"] == "hand_dealt"
+        assert snapshot.state == engine.snapshot(_fold(payloads[: snapshot.seq]))
+        restored = engine.restore(snapshot.state)
+        for payload in payloads[snapshot.seq :]:
+            restored = engine.evolve(restored, engine.event_from_json(payload))
+        assert restored == state, f"from the snapshot of hand {snapshot.hand_number}"
+
+
+@pytest.mark.slow
+def test_event_log_read_models_agree_with_the_log(finished: Game) -> None:
+    rows = list(GameEvent.objects.filter(game=finished).order_by("seq"))
+    events = [(row.seq, engine.event_from_json(row.payload)) for row in rows]
+    state = _fold([row.payload for row in rows])
+
+    assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
+    assert finished.version == rows[-1].seq
+    assert (finished.scores, finished.camas) == (list(state.scores), list(state.camas))
+    assert (finished.winner_side, finished.end_reason) == (state.winner, state.end_reason)
+
+    deals = [(seq, event) for seq, event in events if isinstance(event, ev.HandDealt)]
+    hands = {hand.number: hand for hand in HandRecord.objects.filter(game=finished)}
+    assert [(hand.number, hand.first_seq) for hand in hands.values()] == [
+        (event.number, seq) for seq, event in deals
+    ], "one hand record per deal"
+    ended = [(seq, event) for seq, event in events if isinstance(event, ev.HandEnded)]
+    assert len(ended) == len(hands), "every hand of a finished match has ended"
+    for seq, event in ended:
+        hand = hands[event.number]
+        assert hand.scores == list(event.scores)
+        assert (hand.winner_side, hand.reason, hand.last_seq) == (event.winner, event.reason, seq)
+        assert hand.points == [list(entry) for entry in event.points]
+
+    camas = [event for _, event in events if isinstance(event, ev.CamaEnded)]
+    assert camas, "a finished match has won at least one cama"
+    records = CamaRecord.objects.filter(game=finished)
+    assert [cama.winner_side for cama in records if cama.winner_side is not None] == [
+        event.winner for event in camas
+    ]
+    for cama in camas:
+        assert records.get(number=sum(cama.camas)).winner_side == cama.winner
