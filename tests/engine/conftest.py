@@ -1,0 +1,31 @@
+"""Hypothesis profiles for the engine's property tests.
+
+- ``default``: 150 random matches per preset and table size, 900 in all (``test_properties.py``
+  takes about 90 s on a 2-core machine);
+- ``thorough``: 2,000 per preset and table size, for a run on demand.
+
+``TRUC_PROPERTY_PROFILE=thorough`` picks a profile, ``TRUC_PROPERTY_EXAMPLES=N`` sets the number of
+matches of either. Neither has a deadline: how long an example takes is not a property of the rules.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+_EXAMPLES = os.environ.get("TRUC_PROPERTY_EXAMPLES")
+
+
+def _profile(examples: int) -> settings:
+    return settings(
+        max_examples=int(_EXAMPLES) if _EXAMPLES else examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+# Registered, not loaded: test_properties.py applies the one TRUC_PROPERTY_PROFILE names to its
+# matches, and the suite's active profile (tests/conftest.py) stays in force everywhere else.
+settings.register_profile("default", _profile(150))
+settings.register_profile("thorough", _profile(2_000))
