@@ -69,12 +69,6 @@ class SeatTaken(ApplicationError):
     title = "That seat is taken."
 
 
-class GameFull(ApplicationError):
-    code = "game_full"
-    status = HTTPStatus.CONFLICT
-    title = "Every seat of this game is taken."
-
-
 class AlreadySeated(ApplicationError):
     code = "already_seated"
     status = HTTPStatus.CONFLICT

@@ -34,9 +34,10 @@ def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
 
 def etag(game: Game, seat: int | None) -> str:
     """Every event is a public fact (its private parts are redacted, not hidden), so the log's
-    version and the viewer's seat determine the whole view."""
+    version, the lobby's last change and the viewer's seat determine the whole view."""
     viewer = "spectator" if seat is None else f"seat{seat}"
-    return f'W/"{game.pk}-{game.version}-{game.status}-{viewer}"'
+    changed = int(game.updated_at.timestamp() * 1_000_000)
+    return f'W/"{game.pk}-{game.version}-{game.status}-{changed}-{viewer}"'
 
 
 def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from games import engine, timeouts
 from games.errors import (
     AlreadySeated,
     DeadlinePassed,
-    GameFull,
     GameNotFound,
     GameNotStarted,
     GameOver,
@@ -85,7 +84,8 @@ def join_game(
     """Take a seat (the first free one unless ``seat`` is given); the game starts when full."""
     with transaction.atomic():
         game = lock_game(game_id)
-        if game.visibility == Game.Visibility.PRIVATE and code != game.join_code:
+        seated = Seat.objects.filter(game=game, player=player).exists()
+        if game.visibility == Game.Visibility.PRIVATE and code != game.join_code and not seated:
             raise GameNotFound()  # a private game's existence is not told without its code
         return _seat_player(game, player, seat)
 
@@ -132,11 +132,11 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
     and stores nothing new; the same key with another body is a conflict.
     """
     action = _parse_action(body)
-    request_hash = _fingerprint(game_id, body)
     _apply_overdue_timeout(game_id)
     with transaction.atomic():
         game = lock_game(game_id)
         seat = _seat_of(game, player)
+        request_hash = _fingerprint(game.pk, body)  # the game's own id, however the URL spelt it
         earlier = IdempotencyRecord.objects.filter(player=player, key=idempotency_key).first()
         if earlier is not None:
             if earlier.request_hash != request_hash:
@@ -206,9 +206,7 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
     taken = dict(game.seats.values_list("number", "player_id"))
     if player.pk in taken.values():
         raise AlreadySeated()
-    free = [seat for seat in range(game.players) if seat not in taken]
-    if not free:
-        raise GameFull()
+    free = [seat for seat in range(game.players) if seat not in taken]  # never empty: full starts
     if number is None:
         number = free[0]
     elif number not in free:

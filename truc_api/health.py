@@ -20,6 +20,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from truc_api.serializers import problem_example, problem_responses
+
 logger = structlog.get_logger(__name__)
 
 _Live = inline_serializer("HealthLive", {"status": serializers.CharField()})
@@ -55,14 +57,20 @@ def _probe(view: Callable[[Request], Response]) -> Callable[..., Any]:
     return view
 
 
-@extend_schema(responses={200: _Live}, tags=["health"])
+# A probe takes GET only: anything else is a 405 problem, like every other error.
+_WRONG_METHOD = problem_responses(
+    problem_example("Method not allowed", 405, "method_not_allowed", 'Method "POST" not allowed.')
+)
+
+
+@extend_schema(responses={200: _Live, **_WRONG_METHOD}, tags=["health"])
 @_probe
 def live(request: Request) -> Response:
     """The process answers."""
     return Response({"status": "ok"})
 
 
-@extend_schema(responses={200: _Ready, 503: _Ready}, tags=["health"])
+@extend_schema(responses={200: _Ready, 503: _Ready, **_WRONG_METHOD}, tags=["health"])
 @_probe
 def ready(request: Request) -> Response:
     """The database answers a query; names the broker's scheme (never its URL or password)."""

@@ -44,7 +44,6 @@ _CONFLICTS = (
     errors.GameStarted,
     errors.GameNotOver,
     errors.SeatTaken,
-    errors.GameFull,
     errors.AlreadySeated,
 )
 

@@ -36,6 +36,11 @@ from games.models import Game, Seat
 GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's UUID.")
 
 
+class Page(LimitOffsetPagination):
+    default_limit = 50
+    max_limit = 200
+
+
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -64,7 +69,7 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
     """Public games waiting for players, newest first."""
 
     serializer_class = GameSummarySerializer
-    pagination_class = LimitOffsetPagination
+    pagination_class = Page
     filterset_fields = ("preset", "players")
 
     @extend_schema(
@@ -89,7 +94,7 @@ class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
     """The caller's games: those waiting for the caller first, then the most recently moved."""
 
     serializer_class = GameSummarySerializer
-    pagination_class = LimitOffsetPagination
+    pagination_class = Page
 
     @extend_schema(
         operation_id="games_mine",

@@ -305,12 +305,6 @@ def test_authorization_finished_game_takes_no_more_requests(arena, endpoint):
     assert context.version() == version
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services.join_game checks the join code before the seat: a player seated at a "
-    "private game who posts /join without the code is told the game does not exist (404), "
-    "while GET shows it to him",
-)
 def test_authorization_seated_player_joining_his_private_game_again_is_told_it_started(arena):
     context = arena("partner", "private")
 

@@ -74,11 +74,6 @@ def test_idempotency_retry_after_the_game_moved_on_still_replays(table: Table) -
     assert stored(game_id) == moved_on
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services.act fingerprints the game id as spelled in the URL, not game.pk: the same"
-    " game in upper case or without hyphens makes a retry a 409 idempotency_conflict",
-)
 @pytest.mark.parametrize(
     "spelling", [str.upper, lambda id: id.replace("-", "")], ids=["upper-case", "no-hyphens"]
 )
