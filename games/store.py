@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
-from games import clock, engine
+from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
@@ -105,8 +105,8 @@ class Recorder:
         state = self.state
         assert state is not None
         GameEvent.objects.bulk_create(self.rows)
-        self.written += self.rows
-        self.rows = []
+        written, self.rows = self.rows, []
+        self.written += written
         game = self.game
         game.version = state.version
         game.turn = engine.turn(state)
@@ -124,6 +124,7 @@ class Recorder:
         game.save()
         self._update_awaiting(state)
         clock.schedule(game)
+        signals.events_recorded.send(sender=Game, game=game, rows=written, state=state)
         return state
 
     def _update_awaiting(self, state: engine.State) -> None:
