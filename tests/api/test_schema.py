@@ -35,6 +35,7 @@ OPERATIONS = {
     if method in METHODS
 }
 
+
 # truc_api/health.py is outside what this suite may change; its probes document no error.
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess, Path]:

@@ -25,6 +25,4 @@ def test_match_played_through_http_ends_with_a_winner(table, preset, players):
     assert sum(1 for cama in history["camas"] if cama["winner_side"] is not None) >= 1
     export = clients[1].get(f"/api/games/{game_id}/export")
     assert export.status_code == 200
-    assert [item["seq"] for item in export.json()["events"]] == list(
-        range(1, final["version"] + 1)
-    )
+    assert [item["seq"] for item in export.json()["events"]] == list(range(1, final["version"] + 1))
