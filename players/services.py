@@ -1,4 +1,4 @@
-"""Writes for accounts: register, log in and out (knox tokens), change the profile.
+"""Writes for accounts (register, log in and out with knox tokens, change the profile) and ratings.
 
 Tokens are knox's: only a digest is stored, each login is a new token (one per device), and a token
 dies after REST_KNOX["TOKEN_TTL"]. Usernames are unique regardless of case, so "Pep" and "pep" can
@@ -12,13 +12,17 @@ from datetime import datetime
 from http import HTTPStatus
 from typing import Any
 
+import structlog
 from django.contrib.auth import authenticate, user_logged_in, user_logged_out
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from knox.models import AuthToken
 
-from players.models import Player
+from games.models import Game, Seat
+from players import ratings
+from players.models import Player, Rating, RatingChange, rating_pool
 from truc_api.problems import ApplicationError
 
 
@@ -121,3 +125,105 @@ def update_profile(player: Player, *, display_name: str | None = None) -> Player
     if changed:
         player.save(update_fields=changed)
     return player
+
+
+# --- Ratings -------------------------------------------------------------------------------------
+
+logger = structlog.get_logger(__name__)
+
+
+def rate_game(game_id: Any) -> list[RatingChange]:
+    """Apply a finished game's result to its players' ratings, once; the changes written.
+
+    A no-op (an empty list) unless the game is finished, rated and has a winner (a forfeit counts:
+    the side that forfeited lost; an aborted game never counts), and unless it was rated before.
+    Safe to call any number of times, from any number of workers at once: the game row is locked
+    first, so callers take turns and each later one finds the changes already written; the unique
+    constraint on (game, player) is the backstop should a writer ever skip that lock.
+    """
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game is None or not _is_ratable(game) or _rated_before(game):
+            return []
+        seats = list(
+            Seat.objects.filter(game=game).order_by("number").values_list("number", "player_id")
+        )
+        if len(seats) != game.players:
+            logger.warning("rating_skipped_short_table", game_id=str(game.pk), seats=len(seats))
+            return []
+        family, size = rating_pool(game.preset, game.players)
+        pool = _lock_ratings(sorted(player for _, player in seats), family, size)
+        sides: tuple[list[Rating], list[Rating]] = ([], [])
+        for number, player in seats:
+            sides[number % 2].append(pool[player])  # side = seat number % 2, in seat order
+        assert game.winner_side is not None  # _is_ratable
+        deltas = ratings.rate_sides((_standings(sides[0]), _standings(sides[1])), game.winner_side)
+        now = timezone.now()
+        changes = [
+            RatingChange(
+                game=game,
+                player_id=rating.player_id,
+                family=family,
+                size=size,
+                before=rating.value,
+                after=rating.value + delta,
+                delta=delta,
+                created_at=now,
+            )
+            for side, side_deltas in zip(sides, deltas, strict=True)
+            for rating, delta in zip(side, side_deltas, strict=True)
+        ]
+        try:
+            with transaction.atomic():  # a savepoint: the duplicate's error must not doom the rest
+                RatingChange.objects.bulk_create(changes)
+        except IntegrityError:
+            # Only a duplicate is expected here: the changes someone else wrote are visible now.
+            if not _rated_before(game):
+                raise
+            logger.info("rating_already_written", game_id=str(game.pk))
+            return []
+        for change in changes:
+            rating = pool[change.player_id]
+            rating.value = change.after
+            rating.games += 1
+            rating.updated_at = now
+        Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
+        return changes
+
+
+def _lock_game(game_id: Any) -> Game | None:
+    try:
+        return Game.objects.select_for_update().filter(pk=game_id).first()
+    except (ValueError, TypeError, DjangoValidationError):  # not a UUID: no such game
+        return None
+
+
+def _is_ratable(game: Game) -> bool:
+    return game.status == Game.Status.FINISHED and game.rated and game.winner_side is not None
+
+
+def _rated_before(game: Game) -> bool:
+    return RatingChange.objects.filter(game=game).exists()
+
+
+def _standings(side: list[Rating]) -> tuple[ratings.Standing, ...]:
+    return tuple(ratings.Standing(rating.value, rating.games) for rating in side)
+
+
+def _lock_ratings(player_ids: list[int], family: str, size: str) -> dict[int, Rating]:
+    """The players' ratings in one pool, created at the start rating if new, locked by player id.
+
+    One INSERT .. ON CONFLICT DO NOTHING does get_or_create for every player; the rows are then
+    locked in player-id order, so two games that share players lock them in the same order and
+    can never deadlock.
+    """
+    Rating.objects.bulk_create(
+        [Rating(player_id=player, family=family, size=size) for player in player_ids],
+        ignore_conflicts=True,
+    )
+    locked = (
+        Rating.objects.select_for_update()
+        .filter(player_id__in=player_ids, family=family, size=size)
+        .order_by("player_id")
+    )
+    return {rating.player_id: rating for rating in locked}

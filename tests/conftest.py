@@ -6,6 +6,8 @@ import pytest
 from django.core.cache import cache
 from hypothesis import settings as hypothesis_settings
 
+pytest_plugins = ["tests.celery_fixtures"]
+
 # These shared 2-core machines drift 30-40 % in speed (NOTES.md): a per-example deadline there
 # only adds flaky failures. A test that needs one still sets it with @settings(deadline=...).
 hypothesis_settings.register_profile("truc", deadline=None)

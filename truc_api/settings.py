@@ -129,6 +129,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_overdue_turns",
         "schedule": TIMEOUT_SWEEP_SECONDS,
     },
+    # Rates finished games whose rate_game message was lost (players/tasks.py).
+    "reconcile-ratings": {
+        "task": "players.tasks.reconcile_ratings",
+        "schedule": timedelta(minutes=5),
+    },
 }
 
 # --- REST API --------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ from typing import Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
-from players.models import Player
+from players.models import Player, RatingFamily, RatingSize
+from players.ratings import PROVISIONAL_GAMES, START_RATING
 from truc_api.serializers import StrictSerializer
 
 # Cap what a client may send to be hashed: a megabyte of password costs real CPU to hash.
@@ -75,3 +76,55 @@ class SessionSerializer(serializers.Serializer[Any]):
     )
     expiry = serializers.DateTimeField()
     player = PlayerSerializer()
+
+
+# --- ratings -------------------------------------------------------------------------------------
+
+
+class PoolRatingSerializer(serializers.Serializer[Any]):
+    """A player's rating in one pool (family of rules and table size)."""
+
+    family = serializers.ChoiceField(choices=RatingFamily.choices)
+    size = serializers.ChoiceField(choices=RatingSize.choices)
+    value = serializers.IntegerField(help_text=f"Elo rating; everyone starts at {START_RATING}.")
+    games = serializers.IntegerField(help_text="Rated games played in this pool.")
+    provisional = serializers.BooleanField(
+        help_text=f"Fewer than {PROVISIONAL_GAMES} rated games: the rating still moves fast."
+    )
+    updated_at = serializers.DateTimeField(allow_null=True, help_text="Null for a pool not played.")
+
+
+class RatingChangeSerializer(serializers.Serializer[Any]):
+    """What one rated game did to the player's rating."""
+
+    game = serializers.UUIDField(source="game_id")
+    family = serializers.ChoiceField(choices=RatingFamily.choices)
+    size = serializers.ChoiceField(choices=RatingSize.choices)
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+    delta = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class RatingHistoryPageSerializer(serializers.Serializer[Any]):
+    """One page of rating changes, newest first (`limit` and `offset` as in every list)."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = RatingChangeSerializer(many=True)
+
+
+class PlayerRatingsSerializer(serializers.Serializer[Any]):
+    player = PlayerSerializer()
+    ratings = PoolRatingSerializer(many=True, help_text="Every pool, played or not.")
+    history = RatingHistoryPageSerializer()
+
+
+class LeaderboardEntrySerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 for the best; players with equal ratings differ.")
+    player = PlayerSerializer()
+    value = serializers.IntegerField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    updated_at = serializers.DateTimeField()

@@ -1,4 +1,4 @@
-"""Accounts under /api/: auth/... for tokens, players/... for profiles."""
+"""Accounts under /api/: auth/... for tokens, players/... for profiles and ratings; leaderboards."""
 
 from django.urls import path
 
@@ -11,4 +11,12 @@ urlpatterns = [
     path("auth/logout-all", views.LogoutAllView.as_view(), name="auth-logout-all"),
     path("players/me", views.MeView.as_view(), name="players-me"),
     path("players/<int:player_id>", views.PlayerDetailView.as_view(), name="players-detail"),
+    path(
+        "players/<int:player_id>/ratings", views.PlayerRatingsView.as_view(), name="players-ratings"
+    ),
+    path(
+        "leaderboards/<str:family>/<str:size>",
+        views.LeaderboardView.as_view(),
+        name="leaderboards-read",
+    ),
 ]
