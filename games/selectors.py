@@ -11,6 +11,7 @@ from games import engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
 from games.store import load_events, load_state
+from players.selectors import rating_changes_for
 
 
 def viewer_seat(game: Game, player: Any) -> int | None:
@@ -59,6 +60,7 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
         "winner_side": game.winner_side,
         "end_reason": game.end_reason or None,
         "rated": game.rated,
+        "rating_changes": rating_changes_for(game) if game.status == Game.Status.FINISHED else [],
         "clock": {"turn_seconds": game.turn_seconds, "forfeit_after": game.forfeit_after},
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "rules": game.rules,

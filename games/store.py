@@ -19,6 +19,7 @@ from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+from players.tasks import rate_game
 
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
@@ -120,6 +121,8 @@ class Recorder:
             game.winner_side = state.winner
             game.end_reason = state.end_reason or ""
             game.finished_at = game.updated_at
+            if game.rated:
+                rate_game.delay_on_commit(str(game.pk))  # the reconciler catches a lost one
         game.deadline = clock.next_deadline(game, state)
         game.save()
         self._update_awaiting(state)

@@ -188,6 +188,17 @@ class RulesSerializer(serializers.Serializer):
     mazo_envido_penalty = serializers.BooleanField()
 
 
+class RatingChangeSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    family = serializers.CharField()
+    size = serializers.CharField()
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+    delta = serializers.IntegerField()
+
+
 class ClockSerializer(serializers.Serializer):
     turn_seconds = serializers.IntegerField()
     forfeit_after = serializers.IntegerField()
@@ -207,6 +218,9 @@ class GameSerializer(serializers.Serializer):
     winner_side = serializers.IntegerField(allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
     rated = serializers.BooleanField()
+    rating_changes = RatingChangeSerializer(
+        many=True, help_text="Empty until a finished, rated game has been rated."
+    )
     clock = ClockSerializer()
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When the current turn times out (absolute, UTC)."
