@@ -75,6 +75,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     awaiting = models.BooleanField(default=False, help_text="The game waits for this seat.")
+    bot_level = models.CharField(
+        max_length=8, blank=True, help_text="A server-side bot's level; empty for a person."
+    )
     has_acted = models.BooleanField(default=False)
     timeouts = models.PositiveSmallIntegerField(default=0, help_text="Consecutive timeouts.")
     joined_at = models.DateTimeField(default=timezone.now)

@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import engine, timeouts
+from games import bot_players, engine, timeouts
 from games.errors import (
     AlreadySeated,
     DeadlinePassed,
@@ -56,11 +56,21 @@ def create_game(
     visibility: str,
     turn_seconds: int = 86_400,
     forfeit_after: int = 3,
+    bots: list[dict[str, Any]] | None = None,
 ) -> Game:
+    """A new game with its creator at seat 0 and any ``bots`` ({seat, level}) seated; a table
+    full of them starts at once. A game with a bot is not rated."""
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
     except engine.InvalidRules as error:
         raise InvalidRequest(error, "options") from None
+    bots = bots or []
+    bot_seats = [bot["seat"] for bot in bots]
+    if len(set(bot_seats)) != len(bot_seats) or not all(0 < seat < players for seat in bot_seats):
+        problem = engine.InvalidAction(
+            f"bots take distinct seats from 1 to {players - 1}", "bad_seat"
+        )
+        raise InvalidRequest(problem, "bots")
     with transaction.atomic():
         game = Game.objects.create(
             preset=preset,
@@ -71,10 +81,21 @@ def create_game(
             created_by=player,
             turn_seconds=turn_seconds,
             forfeit_after=forfeit_after,
+            rated=not bots,
             scores=[0, 0],
             camas=[0, 0],
         )
         Seat.objects.create(game=game, number=0, player=player)
+        for bot in bots:
+            Seat.objects.create(
+                game=game,
+                number=bot["seat"],
+                player=bot_players.bot_player(bot["level"], bot["seat"]),
+                bot_level=bot["level"],
+                has_acted=True,  # a bot is never a no-show
+            )
+        if len(bots) + 1 == players:
+            _start(game)
     return game
 
 

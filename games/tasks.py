@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import timeouts
+from games import bot_players, timeouts
 
 
 @shared_task(name="games.tasks.apply_timeout")
@@ -13,7 +13,16 @@ def apply_timeout(game_id: str, version: int) -> bool:
     return timeouts.apply_timeout(game_id, version)
 
 
+@shared_task(name="games.tasks.bot_move")
+def bot_move(game_id: str, version: int, seat: int) -> bool:
+    """A bot's turn: a no-op unless the game is still at ``version`` with that seat to act."""
+    return bot_players.move(game_id, version, seat)
+
+
 @shared_task(name="games.tasks.sweep_overdue_turns")
 def sweep_overdue_turns() -> int:
-    """The periodic sweep: applies any overdue deadline a lost or late task left behind."""
+    """The periodic sweep: applies any overdue deadline a lost or late task left behind, and
+    sends again the moves of bots whose task seems lost."""
+    for game_id, version, seat in bot_players.stalled():
+        bot_move.delay(str(game_id), version, seat)
     return timeouts.sweep()

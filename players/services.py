@@ -64,6 +64,9 @@ class Session:
     expiry: datetime
 
 
+BOT_PREFIX = "bot-"
+
+
 def register_player(
     *, username: str, password: str, display_name: str = "", request: Any = None
 ) -> Session:
@@ -72,7 +75,10 @@ def register_player(
         validate_password(password, user=candidate)
     except DjangoValidationError as error:
         raise WeakPassword(error) from None
-    if Player.objects.filter(username__iexact=username).exists():
+    # "bot-" names are the server's own bot players (games/bot_players.py).
+    if username.lower().startswith(BOT_PREFIX) or (
+        Player.objects.filter(username__iexact=username).exists()
+    ):
         raise UsernameTaken()
     try:
         with transaction.atomic():

@@ -8,6 +8,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.bots import LEVELS
 from games.engine import PRESETS
 from games.engine import rules as engine_rules
 from games.engine.actions import ALIASES, CANONICAL
@@ -33,6 +34,11 @@ class RuleOptionsSerializer(StrictSerializer):
     mazo_envido_penalty = serializers.BooleanField(required=False)
 
 
+class BotSeatSerializer(StrictSerializer):
+    seat = serializers.IntegerField(min_value=1, max_value=3)
+    level = serializers.ChoiceField(LEVELS, help_text="random, basic or strong.")
+
+
 class GameCreateSerializer(StrictSerializer):
     """A new table: its preset, size, visibility and rule overrides. Unknown keys are a 400."""
 
@@ -51,6 +57,12 @@ class GameCreateSerializer(StrictSerializer):
         max_value=10,
         default=3,
         help_text="Consecutive timeouts of one seat that forfeit its side's match.",
+    )
+    bots = BotSeatSerializer(
+        many=True,
+        required=False,
+        default=list,
+        help_text="Server-side bots for some of seats 1-3; a game with a bot is not rated.",
     )
 
 
