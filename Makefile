@@ -9,7 +9,8 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: run test install lock schema
 
-# runserver --insecure serves the docs' static files although DEBUG defaults to False.
+# `serve` runs the API (runserver --insecure serves the docs' static files with DEBUG off) and a
+# Celery worker with beat beside it, on a broker in a folder: no service needed.
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput
 	@echo
@@ -18,7 +19,7 @@ run: $(INSTALLED)
 	@echo "  ReDoc:        http://127.0.0.1:8000/api/redoc/"
 	@echo "  OpenAPI:      http://127.0.0.1:8000/api/schema/"
 	@echo
-	$(BIN)/python manage.py runserver --insecure 0.0.0.0:8000
+	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-filesystem://}" $(BIN)/python manage.py serve 0.0.0.0:8000
 
 test: $(INSTALLED)
 	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/truc_api}" \

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "players",
+    "notifications",
 ]
 
 AUTH_USER_MODEL = "players.Player"
@@ -79,6 +80,10 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 # A new connection per request cut throughput 2.7x in our measurements (NOTES.md): keep them.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a web process and a worker at once: writers queue up for the
+    # lock (IMMEDIATE takes it at BEGIN, so two transactions never deadlock upgrading a read).
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The throttles count in this cache: set CACHE_URL=redis://... when several processes serve.
@@ -107,6 +112,15 @@ CELERY_TASK_ALWAYS_EAGER = env.bool(
     "CELERY_TASK_ALWAYS_EAGER", default=CELERY_BROKER_URL.startswith("memory://")
 )
 CELERY_TASK_EAGER_PROPAGATES = True
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The one-command start (`make run`): a broker in a folder, shared by the web server and the
+    # worker it starts beside it, so timeouts, ratings and bots work with no service running.
+    _BROKER_FOLDER = Path(env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / ".run" / "broker")))
+    _BROKER_FOLDER.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_BROKER_FOLDER),
+        "data_folder_out": str(_BROKER_FOLDER),
+    }
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -182,6 +196,38 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+}
+
+# --- Notifications (notifications/): webhooks and "deadline is near" reminders ----------------
+
+# Loopback and private addresses are refused as webhook URLs (SSRF) unless this allows them.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=DEBUG)
+# Seconds before each retry: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h; then it fails.
+_DEFAULT_RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 10800, 21600]
+WEBHOOK_RETRY_DELAYS = [
+    float(delay) for delay in env.list("WEBHOOK_RETRY_DELAYS", default=_DEFAULT_RETRY_DELAYS)
+]
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# A retry further away gets no ETA task (a Redis ETA past the visibility timeout is delivered
+# again, NOTES.md): the sweep sends it once it is overdue by WEBHOOK_SWEEP_GRACE_SECONDS.
+WEBHOOK_TASK_MAX_DELAY_SECONDS = env.float("WEBHOOK_TASK_MAX_DELAY_SECONDS", default=1800.0)
+WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
+WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
+# A queue of their own keeps slow receivers from delaying turn timeouts; "" is the default queue.
+WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="")
+REMINDER_LEAD_SECONDS = env.int("REMINDER_LEAD_SECONDS", default=3600)
+REMINDER_SWEEP_SECONDS = env.float("REMINDER_SWEEP_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE["sweep-webhook-deliveries"] = {
+    "task": "notifications.tasks.sweep_deliveries",
+    "schedule": WEBHOOK_SWEEP_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
+    "task": "notifications.tasks.send_deadline_reminders",
+    "schedule": REMINDER_SWEEP_SECONDS,
+}
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
+    "NotificationKindEnum": "notifications.models.Kind",
+    "DeliveryStatusEnum": "notifications.models.Delivery.Status",
 }
 
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
