@@ -115,7 +115,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # The one-command start (`make run`): a broker in a folder, shared by the web server and the
     # worker it starts beside it, so timeouts, ratings and bots work with no service running.
-    _BROKER_FOLDER = Path(env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / ".run" / "broker")))
+    _BROKER_FOLDER = Path(
+        env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / ".run" / "broker"))
+    )
     _BROKER_FOLDER.mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_BROKER_FOLDER),

@@ -37,7 +37,9 @@ class Command(BaseCommand):
             )  # fmt: skip
             self.stdout.write(f"Celery worker and beat started (pid {worker.pid}).")
         try:
-            call_command("runserver", options["addrport"], use_reloader=False, insecure_serving=True)
+            call_command(
+                "runserver", options["addrport"], use_reloader=False, insecure_serving=True
+            )
         finally:
             if worker is not None:
                 worker.terminate()
