@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test install lock schema
+.PHONY: run test install lock demo schema schema
 
 # `serve` runs the API (runserver --insecure serves the docs' static files with DEBUG off) and a
 # Celery worker with beat beside it, on a broker in a folder: no service needed.
@@ -20,6 +20,10 @@ run: $(INSTALLED)
 	@echo "  OpenAPI:      http://127.0.0.1:8000/api/schema/"
 	@echo
 	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-filesystem://}" $(BIN)/python manage.py serve 0.0.0.0:8000
+
+# With `make run` going in another terminal: a whole match against a bot, narrated.
+demo: $(INSTALLED)
+	$(BIN)/python manage.py demo --pause 0.3
 
 test: $(INSTALLED)
 	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/truc_api}" \

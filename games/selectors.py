@@ -67,6 +67,8 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
         "state": None,
     }
     if state is not None:
+        # The log may have moved on since the row was read: the view and its version go together.
+        payload["version"] = state.version
         view = engine.view_for(state, seat)
         for key in ("rules", "version", "seat"):
             view.pop(key)
