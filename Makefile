@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test install lock demo schema schema
+.PHONY: run test install lock demo schema
 
 # `serve` runs the API (runserver --insecure serves the docs' static files with DEBUG off) and a
 # Celery worker with beat beside it, on a broker in a folder: no service needed.
