@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import structlog
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
@@ -19,6 +20,8 @@ from games import bots, engine
 from games.models import Game, GameEvent, Seat
 from games.store import Recorder, load_state, lock_game
 from players.services import BOT_PREFIX
+
+logger = structlog.get_logger(__name__)
 
 
 def bot_player(level: str, number: int) -> Any:
@@ -69,6 +72,7 @@ def move(game_id: Any, version: int, number: int) -> bool:
         recorder.record(engine.decide(state, number, action), actor=seat.player, seat=number)
         recorder.deal_if_due()
         recorder.save()
+        logger.info("game.bot_move", game_id=str(game.pk), seat=number, action=action.type)
         return True
 
 

@@ -14,6 +14,7 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
+import structlog
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -37,6 +38,7 @@ from games.models import Game, IdempotencyRecord, Seat
 from games.selectors import feed_item, game_payload
 from games.store import Recorder, load_state, lock_game
 
+logger = structlog.get_logger(__name__)
 _CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
 
 
@@ -183,6 +185,8 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
         recorder.record(events, actor=player, seat=seat.number)
         recorder.deal_if_due()
         state = recorder.save()
+        # What was done, by whom, at which version: the kind of action only, never a card.
+        logger.info("game.action", seat=seat.number, action=action.type, version=game.version)
         result = ActionResult(
             201,
             {

@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+import structlog
 from django.core.exceptions import ValidationError
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
@@ -21,6 +22,7 @@ from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
 from players.tasks import rate_game
 
+logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
@@ -123,6 +125,9 @@ class Recorder:
             game.finished_at = game.updated_at
             if game.rated:
                 rate_game.delay_on_commit(str(game.pk))  # the reconciler catches a lost one
+            logger.info(
+                "game.over", game_id=str(game.pk), winner=state.winner, reason=state.end_reason
+            )
         game.deadline = clock.next_deadline(game, state)
         game.save()
         self._update_awaiting(state)

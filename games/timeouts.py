@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import structlog
 from django.db import transaction
 from django.utils import timezone
 
 from games import engine
 from games.models import Game, Seat
 from games.store import Recorder, load_state, lock_game
+
+logger = structlog.get_logger(__name__)
 
 
 def apply_timeout(game_id: Any, version: int) -> bool:
@@ -48,6 +51,7 @@ def apply_timeout(game_id: Any, version: int) -> bool:
             recorder.record(engine.decide(recorder.state, number, action), seat=number)
             recorder.deal_if_due()
         recorder.save()
+        logger.info("game.timeout", game_id=str(game.pk), seat=number, count=seat.timeouts)
         return True
 
 

@@ -87,3 +87,10 @@ class RequestIdMiddleware:
         response = self.get_response(request)
         response[REQUEST_ID_HEADER] = request_id
         return response
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: dict[str, Any]
+    ) -> None:
+        """Every line of a request under /api/games/<id>/ names the game."""
+        if "game_id" in kwargs:
+            structlog.contextvars.bind_contextvars(game_id=str(kwargs["game_id"]))

@@ -155,7 +155,7 @@ CELERY_BEAT_SCHEDULE = {
 # --- REST API --------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["knox.auth.TokenAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["truc_api.authentication.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON only: with DRF's form and multipart parsers every request body is documented under
     # three content types, and the client generated from that schema failed to import (NOTES.md).

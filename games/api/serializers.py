@@ -200,7 +200,7 @@ class RulesSerializer(serializers.Serializer):
     mazo_envido_penalty = serializers.BooleanField()
 
 
-class RatingChangeSerializer(serializers.Serializer):
+class GameRatingChangeSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
@@ -230,7 +230,7 @@ class GameSerializer(serializers.Serializer):
     winner_side = serializers.IntegerField(allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
     rated = serializers.BooleanField()
-    rating_changes = RatingChangeSerializer(
+    rating_changes = GameRatingChangeSerializer(
         many=True, help_text="Empty until a finished, rated game has been rated."
     )
     clock = ClockSerializer()

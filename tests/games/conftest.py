@@ -20,8 +20,8 @@ class Client:
     def __init__(self, player: Any) -> None:
         self.player = player
         self.http = APIClient()
-        _, token = AuthToken.objects.create(player)
-        self.http.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        _, self.token = AuthToken.objects.create(player)
+        self.http.credentials(HTTP_AUTHORIZATION=f"Token {self.token}")
 
     def get(self, path: str, **headers: str) -> Any:
         return self.http.get(path, headers=headers)
