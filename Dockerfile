@@ -20,8 +20,9 @@ COPY manage.py ./
 COPY truc_api ./truc_api
 COPY games ./games
 COPY players ./players
+COPY notifications ./notifications
 
-# STATIC_ROOT (/app/staticfiles) for a reverse proxy to serve at /static/ (the docs' assets).
+# STATIC_ROOT (/app/staticfiles): whitenoise serves the docs' assets from it at /static/.
 RUN python manage.py collectstatic --noinput \
     && useradd --create-home --uid 10001 truc
 

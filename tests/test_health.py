@@ -14,9 +14,7 @@ def test_health_live_answers_ok(client):
     assert response.json() == {"status": "ok"}
 
 
-def test_health_ready_checks_the_database_and_names_only_the_broker_scheme(client, settings):
-    settings.CELERY_BROKER_URL = "redis://:hunter2@127.0.0.1:6379/0"
-
+def test_health_ready_checks_the_database_and_the_broker(client):
     response = client.get("/api/health/ready")
 
     assert response.status_code == 200
@@ -24,7 +22,17 @@ def test_health_ready_checks_the_database_and_names_only_the_broker_scheme(clien
     assert body["status"] == "ok"
     assert body["database"]["ok"] is True
     assert body["database"]["vendor"] == connection.vendor
-    assert body["broker"]["scheme"] == "redis"
+    assert body["broker"]["ok"] is True
+
+
+def test_health_ready_is_503_when_the_broker_is_down_and_names_only_its_scheme(client, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CELERY_BROKER_URL = "redis://:hunter2@127.0.0.1:1/0"
+
+    response = client.get("/api/health/ready")
+
+    assert response.status_code == 503
+    assert response.json()["broker"] == {"ok": False, "scheme": "redis", "eager": False}
     assert b"hunter2" not in response.content
 
 

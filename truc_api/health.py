@@ -20,6 +20,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from truc_api.celery import app as celery_app
 from truc_api.serializers import problem_example, problem_responses
 
 logger = structlog.get_logger(__name__)
@@ -39,7 +40,11 @@ _Ready = inline_serializer(
         ),
         "broker": inline_serializer(
             "HealthReadyBroker",
-            {"scheme": serializers.CharField(), "eager": serializers.BooleanField()},
+            {
+                "ok": serializers.BooleanField(),
+                "scheme": serializers.CharField(),
+                "eager": serializers.BooleanField(),
+            },
         ),
     },
 )
@@ -73,26 +78,42 @@ def live(request: Request) -> Response:
 @extend_schema(responses={200: _Ready, 503: _Ready, **_WRONG_METHOD}, tags=["health"])
 @_probe
 def ready(request: Request) -> Response:
-    """The database answers a query; names the broker's scheme (never its URL or password)."""
+    """The database answers a query and the broker a connection; names the broker's scheme
+    (never its URL or password)."""
     started = time.perf_counter()
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-        database_ok = True
-    except DatabaseError:
-        logger.exception("health.database_unavailable")
-        database_ok = False
+    database_ok = _database_ok()
+    database_ms = round((time.perf_counter() - started) * 1000, 2)
+    broker_ok = _broker_ok()
     body = {
-        "status": "ok" if database_ok else "unavailable",
-        "database": {
-            "ok": database_ok,
-            "vendor": connection.vendor,
-            "ms": round((time.perf_counter() - started) * 1000, 2),
-        },
+        "status": "ok" if database_ok and broker_ok else "unavailable",
+        "database": {"ok": database_ok, "vendor": connection.vendor, "ms": database_ms},
         "broker": {
+            "ok": broker_ok,
             "scheme": urlsplit(settings.CELERY_BROKER_URL).scheme,
             "eager": bool(settings.CELERY_TASK_ALWAYS_EAGER),
         },
     }
-    return Response(body, status=200 if database_ok else 503)
+    return Response(body, status=200 if database_ok and broker_ok else 503)
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+        return True
+    except DatabaseError:
+        logger.exception("health.database_unavailable")
+        return False
+
+
+def _broker_ok() -> bool:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return True  # tasks run in the caller: there is no broker to reach
+    try:
+        with celery_app.connection_for_write(settings.CELERY_BROKER_URL) as broker:
+            broker.ensure_connection(max_retries=1, timeout=2)
+        return True
+    except Exception:  # kombu raises the transport's own errors: any of them means "not ready"
+        logger.warning("health.broker_unavailable", exc_info=True)
+        return False

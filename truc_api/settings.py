@@ -6,10 +6,12 @@ needs nothing else running. Production sets DATABASE_URL, CELERY_BROKER_URL, CAC
 and ALLOWED_HOSTS (see docker-compose.yml).
 """
 
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
 import environ
+from corsheaders.defaults import default_headers as default_cors_headers
 
 from truc_api import __version__
 from truc_api.logs import logging_config
@@ -35,6 +37,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "django_filters",
+    "corsheaders",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
@@ -46,7 +49,11 @@ AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
+    # gunicorn, with no reverse proxy needed.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -103,6 +110,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
+# Without `collectstatic` (a checkout, `make run`), whitenoise finds the assets in the apps, and
+# the missing STATIC_ROOT is expected, not worth a warning on every start.
+WHITENOISE_USE_FINDERS = not Path(STATIC_ROOT).is_dir()
+if WHITENOISE_USE_FINDERS:
+    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
 # --- Celery (every CELERY_* setting is read by truc_api/celery.py) -----------------------------
 
@@ -235,6 +247,12 @@ SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
 
 LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INFO"))
+
+# Browsers may call the API only from the origins listed here (none by default); native mobile
+# apps and servers are not subject to CORS. Tokens go in a header, so no credentials are shared.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_EXPOSE_HEADERS = ["ETag", "X-Request-ID", "Idempotent-Replayed", "Retry-After"]
+CORS_ALLOW_HEADERS = [*default_cors_headers, "idempotency-key", "if-none-match"]
 
 # --- Production hardening --------------------------------------------------------------------
 
