@@ -2,7 +2,8 @@
 
 A seat knows its own dealt cards, every card played face up (and by whom), how many cards each
 seat still holds, and the public events of the hand. ``Knowledge`` gathers that from the seat's
-view and redacted history; ``Knowledge.sample`` deals the unseen cards (the deck minus its own
+view and redacted history (and refuses a history that does not lead to the view: a stale or
+foreign one); ``Knowledge.sample`` deals the unseen cards (the deck minus its own
 cards minus the played ones) to the other seats, each keeping the cards it has already played, and
 rejects a deal that contradicts an accepted envido's announced winner and value (RULES.md §5.2;
 when random deals seldom agree, it builds one around a hand that holds the announced value).
@@ -142,9 +143,11 @@ class Knowledge:
         seen = set(mine).union(*played.values())
         unseen = tuple(card for card in DECKS[view["rules"]["deck"]] if card not in seen)
         missing = {other: hand["cards_left"][other] for other in range(players) if other != seat}
-        if sum(missing.values()) > len(unseen):
-            raise ValueError("the view's hands hold more cards than are unseen")
-        return cls(
+        if sum(missing.values()) > len(unseen) or any(
+            len(played[other]) + count != 3 for other, count in missing.items()
+        ):
+            raise ValueError("the history does not lead to the view")
+        knowledge = cls(
             view=view,
             seat=seat,
             mine=mine,
@@ -158,6 +161,10 @@ class Knowledge:
             doubt=doubt,
             max_tries=max_tries,
         )
+        # Any deal replays the public events: the seat's view of the result must be the view.
+        if view_for(knowledge.state(knowledge.deal(unseen)), seat) != view:
+            raise ValueError("the history does not lead to the view")
+        return knowledge
 
     def deal(self, drawn: Sequence[str], fixed: tuple[int, tuple[str, ...]] | None = None) -> Hands:
         """The dealt hands, by seat, when the other seats' unplayed cards are ``drawn`` in turn;

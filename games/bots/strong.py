@@ -25,7 +25,16 @@ from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any
 
-from games.engine import Action, Rules, State, decide, evolve, turn, view_for
+from games.engine import (
+    Action,
+    EngineError,
+    Rules,
+    State,
+    decide,
+    evolve,
+    turn,
+    view_for,
+)
 
 from . import basic, random_bot
 from .determinize import Knowledge, Model
@@ -64,16 +73,17 @@ def choose(
     if len(legal) == 1:
         return legal[0]
     fallback = basic.choose(view)
+    seat, side = view["seat"], view["side"]
     try:
         knowledge = Knowledge.of(view, history, model=MODELS[model])
-    except ValueError:
-        return fallback
-    seat, side = view["seat"], view["side"]
+        states = [knowledge.state(knowledge.sample(rng)) for _ in range(max(1, samples))]
+    except (ValueError, EngineError):
+        return fallback  # the history does not lead to this view: no search
     policy = ROLLOUTS[rollout]
     totals = [0.0] * len(legal)
     rules = _Rules.of(knowledge.before.rules)
-    for _ in range(samples):
-        state = replace(knowledge.state(knowledge.sample(rng)), rules=rules)
+    for sample in states:
+        state = replace(sample, rules=rules)
         for index, action in enumerate(legal):
             after = apply(state, seat, action)
             for _ in range(playouts):

@@ -240,6 +240,15 @@ def test_strong_takes_a_sure_point_and_refuses_a_sure_loss() -> None:
     assert strong.choose(view, history, random.Random(1)) == E.Action("no_quiero")
 
 
+def test_strong_without_the_hand_in_its_history_plays_basic() -> None:
+    for decision in decisions("argentino_clasico", 2)[:20]:
+        view = decision.view
+        assert strong.choose(view, [], random.Random(1)) == basic.choose(view)
+        stale = decision.history[: max(1, len(decision.history) - 1)]
+        action = strong.choose(view, stale, random.Random(1))
+        assert action.to_json() in view["legal_actions"]
+
+
 def test_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
         bots.choose("grandmaster", {}, [], random.Random())
