@@ -242,6 +242,9 @@ CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "NotificationKindEnum": "notifications.models.Kind",
     "DeliveryStatusEnum": "notifications.models.Delivery.Status",
+    # Names the games' enums had before these: generated clients import them.
+    "TypeEnum": "notifications.api.docs.ACTION_TYPES",
+    "KindEnum": "notifications.api.docs.POINT_KINDS",
 }
 
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------

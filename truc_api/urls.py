@@ -17,6 +17,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("health/ready", health.ready, name="health-ready"),
     path("", include("players.api.urls")),
     path("", include("games.api.urls")),
+    path("", include("notifications.api.urls")),
 ]
 
 urlpatterns = [

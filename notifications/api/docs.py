@@ -1,0 +1,170 @@
+"""OpenAPI pieces of the notifications API: problem responses, examples, and the webhook itself.
+
+The schema is OpenAPI 3.0, which has no top-level ``webhooks`` (3.1 has, and drf-spectacular's
+``SPECTACULAR_SETTINGS["WEBHOOKS"]`` writes them only there), so the request we send is documented
+as a ``callback`` of the operation that subscribes: the same description, in 3.0's words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiCallback, OpenApiExample, OpenApiResponse, extend_schema
+
+from games.api.serializers import PointsSerializer
+from games.engine.actions import ALIASES, CANONICAL
+from notifications import errors
+from notifications.api.serializers import WebhookPayloadSerializer
+from notifications.models import Kind
+from truc_api.serializers import (
+    NOT_AUTHENTICATED,
+    THROTTLED,
+    UNKNOWN_FIELD,
+    error_example,
+    invalid_request_example,
+    problem_responses,
+)
+
+# drf-spectacular names an enum after its field, and renames both when two fields of one name
+# have different choices: the webhook body's `type` and a delivery's `kind` would rename the
+# games' `TypeEnum` and `KindEnum`, which generated clients import. ENUM_NAME_OVERRIDES (in the
+# settings' notifications block) keeps those names with these.
+ACTION_TYPES = (*CANONICAL, *ALIASES)
+POINT_KINDS = tuple(PointsSerializer().fields["kind"].choices)  # type: ignore[attr-defined]
+
+_EXAMPLES: dict[int, list[OpenApiExample]] = {
+    400: [
+        UNKNOWN_FIELD,
+        invalid_request_example(
+            "Private address",
+            "url",
+            "private_address",
+            "The URL points at a private, loopback or reserved address.",
+        ),
+        invalid_request_example("Unknown kind", "kinds", "invalid_choice", '"turn" is not valid.'),
+    ],
+    401: [NOT_AUTHENTICATED],
+    404: [
+        error_example("No such subscription", errors.SubscriptionNotFound),
+        error_example("No such delivery", errors.DeliveryNotFound),
+    ],
+    409: [error_example("Delivery pending", errors.DeliveryPending)],
+    429: [THROTTLED],
+}
+
+
+def problems(*statuses: int) -> dict[tuple[int, str], Any]:
+    """``responses`` entries for these statuses (and 429), problem+json with an example each."""
+    return problem_responses(*(example for s in (*statuses, 429) for example in _EXAMPLES[s]))
+
+
+SUBSCRIBE_EXAMPLES = [
+    OpenApiExample(
+        "A bot's turns",
+        value={"url": "https://bot.example.com/truc/hooks", "kinds": ["your_turn", "call_pending"]},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Everything",
+        value={
+            "url": "https://app.example.com/hooks/truc",
+            "kinds": [kind.value for kind in Kind],
+            "description": "push notifications",
+        },
+        request_only=True,
+    ),
+]
+
+_GAME_ID = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
+_YOUR_TURN = {
+    "type": "your_turn",
+    "timestamp": "2025-05-01T18:30:02.118000+00:00",
+    "data": {
+        "game_id": _GAME_ID,
+        "version": 3,
+        "seat": 1,
+        "status": "active",
+        "deadline": "2025-05-02T18:30:02.104000+00:00",
+        "events": [
+            {
+                "seq": 3,
+                "type": "card_played",
+                "at": "2025-05-01T18:30:02.101000+00:00",
+                "seat": 0,
+                "data": {"seat": 0, "card": "4B"},
+            }
+        ],
+        "state": {
+            "side": 1,
+            "scores": [0, 0],
+            "camas": [0, 0],
+            "match_over": False,
+            "match_winner": None,
+            "end_reason": None,
+            "turn": 1,
+            "hand": {
+                "number": 1,
+                "dealer": 1,
+                "mano": 0,
+                "over": False,
+                "my_cards": ["1E", "7O", "3C"],
+                "my_envido": 7,
+                "cards_left": [2, 3],
+                "bazas": [],
+                "baza": [{"seat": 0, "card": "4B"}],
+                "baza_results": [],
+                "folded": [],
+                "envido_phase": False,
+                "pending_call": None,
+                "truco": {"level": 1, "holder": None},
+                "envido": {"calls": [], "winner": None, "value": None, "points": None},
+            },
+            "legal_actions": [
+                {"type": "play", "card": "1E"},
+                {"type": "play", "card": "7O"},
+                {"type": "play", "card": "3C"},
+                {"type": "truco"},
+                {"type": "envido"},
+                {"type": "falta_envido"},
+                {"type": "mazo"},
+            ],
+        },
+    },
+}
+WEBHOOK_DESCRIPTION = """\
+What we POST to a subscription's URL (`application/json`), one request per notification:
+
+- `your_turn`: the subscriber's seat may act now and could not before;
+- `call_pending`: a call (truco, envido, a raise) awaits the answer of the subscriber's side;
+- `deadline_near`: the turn times out within the server's reminder lead time;
+- `hand_ended`, `match_ended`: at any game the subscriber is seated at.
+
+A call also hands the turn over: a seat that must now answer one gets both `your_turn` and
+`call_pending` when it subscribed to both.
+
+The body is the game as the subscriber's seat sees it: its own cards, never another seat's unplayed
+card. Signed per Standard Webhooks (https://www.standardwebhooks.com/), with headers:
+
+- `webhook-id`: the delivery's id, the same on every retry: **dedupe by it**. Delivery is at
+  least once: a request whose answer was lost (a timeout, a crash) is sent again with this id.
+- `webhook-timestamp`: Unix seconds of this attempt; refuse one far from your clock (5 minutes).
+- `webhook-signature`: `v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`,
+  keyed with the base64-decoded part of the secret after `whsec_`; space-separated when several.
+
+Answer 2xx within the timeout (10 s by default) to acknowledge; anything else (redirects included)
+is retried after 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h and 6 h, then the delivery fails.
+"""
+
+WEBHOOK_CALLBACK = OpenApiCallback(
+    "notification",
+    "{$request.body#/url}",
+    extend_schema(
+        summary="A notification we send to the subscription's URL",
+        description=WEBHOOK_DESCRIPTION,
+        request=WebhookPayloadSerializer,
+        responses={
+            200: OpenApiResponse(description="Received: any 2xx status acknowledges it."),
+        },
+        examples=[OpenApiExample("your_turn", value=_YOUR_TURN)],
+    ),
+)

@@ -1,0 +1,107 @@
+"""The notifications API's shapes; the webhook body's serializers document what receivers get."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.api.serializers import FeedItemSerializer, StateViewSerializer
+from games.models import Game
+from notifications.addresses import AddressRefused, check_url
+from notifications.models import Delivery, Kind
+from truc_api.serializers import StrictSerializer
+
+# --- input -------------------------------------------------------------------------------------
+
+
+class SubscriptionCreateSerializer(StrictSerializer):
+    """A URL to notify, and the kinds of notification it wants. Unknown keys are a 400."""
+
+    url = serializers.URLField(
+        max_length=2000,
+        help_text="http or https; never a private or loopback address in production.",
+    )
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(Kind.choices), min_length=1, max_length=len(Kind)
+    )
+    description = serializers.CharField(max_length=200, required=False, default="")
+
+    def validate_url(self, url: str) -> str:
+        try:
+            check_url(url)
+        except AddressRefused as refused:
+            raise serializers.ValidationError(str(refused), code=refused.code) from None
+        return url
+
+
+class WaitQuerySerializer(StrictSerializer):
+    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
+    timeout = serializers.IntegerField(
+        min_value=0, max_value=30, default=25, help_text="Seconds to wait for one, at most 30."
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=500, default=200)
+
+
+# --- output ------------------------------------------------------------------------------------
+
+
+class SubscriptionSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    url = serializers.URLField()
+    kinds = serializers.ListField(child=serializers.ChoiceField(Kind.choices))
+    description = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class SubscriptionCreatedSerializer(SubscriptionSerializer):
+    secret = serializers.CharField(
+        help_text="`whsec_` + base64: the signing key. Shown only in this answer: keep it."
+    )
+
+
+class AttemptSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    status_code = serializers.IntegerField(allow_null=True, help_text="None: no answer.")
+    error = serializers.CharField(help_text="Empty when the receiver answered 2xx.")
+    duration_ms = serializers.IntegerField()
+
+
+class DeliverySerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField(help_text="The `webhook-id` header: dedupe by it.")
+    subscription = serializers.UUIDField(source="subscription_id")
+    kind = serializers.ChoiceField(Kind.choices)
+    game_id = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="The game version that caused it.")
+    status = serializers.ChoiceField(Delivery.Status.choices)
+    attempt_count = serializers.IntegerField()
+    next_attempt_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    replay_of = serializers.UUIDField(source="replay_of_id", allow_null=True)
+    attempts = AttemptSerializer(source="attempt_log.all", many=True)
+
+
+# --- the webhook request's body (documentation for receivers) ---------------------------------
+
+
+class WebhookDataSerializer(serializers.Serializer[Any]):
+    game_id = serializers.UUIDField()
+    version = serializers.IntegerField(help_text="The game's version when this was sent.")
+    seat = serializers.IntegerField(help_text="The subscriber's seat at that game.")
+    status = serializers.ChoiceField(Game.Status.choices)
+    deadline = serializers.DateTimeField(allow_null=True)
+    events = FeedItemSerializer(many=True, help_text="The events that caused it, redacted.")
+    state = StateViewSerializer(help_text="The game as the seat sees it now.")
+
+
+class WebhookPayloadSerializer(serializers.Serializer[Any]):
+    type = serializers.ChoiceField(Kind.choices)
+    timestamp = serializers.DateTimeField(help_text="When the notification was written.")
+    # The metaclass moves declared fields into `_declared_fields`: `Serializer.data` survives.
+    data = WebhookDataSerializer()  # type: ignore[assignment]
+
+
+class DeliveryDetailSerializer(DeliverySerializer):
+    payload = WebhookPayloadSerializer(help_text="The body sent, byte for byte as JSON.")

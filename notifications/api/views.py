@@ -1,0 +1,186 @@
+"""The notifications API: webhook subscriptions and deliveries, and the live event stream.
+
+Subscriptions belong to the caller's account; an integrating application is a player account for
+now, notified about the games it is seated at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors as game_selectors
+from games.api import docs as game_docs
+from games.api.serializers import FeedItemSerializer
+from games.api.views import GAME_ID, Page
+from notifications import selectors, services, stream
+from notifications.api import docs
+from notifications.api.serializers import (
+    DeliveryDetailSerializer,
+    DeliverySerializer,
+    SubscriptionCreatedSerializer,
+    SubscriptionCreateSerializer,
+    SubscriptionSerializer,
+    WaitQuerySerializer,
+)
+from notifications.models import Delivery, Subscription
+
+SUBSCRIPTION_ID = OpenApiParameter(
+    "subscription_id", str, OpenApiParameter.PATH, description="The subscription's UUID."
+)
+DELIVERY_ID = OpenApiParameter(
+    "delivery_id", str, OpenApiParameter.PATH, description="The delivery's UUID (`webhook-id`)."
+)
+
+
+def _valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
+    """The caller's webhook subscriptions (their secrets are never shown again)."""
+
+    serializer_class = SubscriptionSerializer
+    pagination_class = Page
+
+    @extend_schema(
+        operation_id="webhooks_subscriptions_list",
+        tags=["webhooks"],
+        responses={200: SubscriptionSerializer(many=True), **docs.problems(400, 401)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="webhooks_subscriptions_create",
+        tags=["webhooks"],
+        request=SubscriptionCreateSerializer,
+        responses={201: SubscriptionCreatedSerializer, **docs.problems(400, 401)},
+        examples=docs.SUBSCRIBE_EXAMPLES,
+        callbacks=[docs.WEBHOOK_CALLBACK],
+        description=(
+            "Subscribe a URL to notifications about the games the caller is seated at. The"
+            " answer holds the signing `secret`, shown this once. See the `notification`"
+            " callback for what is sent, how it is signed, and why receivers dedupe by"
+            " `webhook-id`."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(SubscriptionCreateSerializer, request.data)
+        subscription = services.subscribe(request.user, **data)
+        return Response(
+            SubscriptionCreatedSerializer(subscription).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/api/webhooks/subscriptions/{subscription.pk}"},
+        )
+
+    def get_queryset(self) -> QuerySet[Subscription]:
+        if getattr(self, "swagger_fake_view", False):  # schema generation has no user
+            return Subscription.objects.none()
+        return selectors.subscriptions(self.request.user)
+
+
+class SubscriptionView(APIView):
+    @extend_schema(
+        operation_id="webhooks_subscriptions_read",
+        tags=["webhooks"],
+        parameters=[SUBSCRIPTION_ID],
+        responses={200: SubscriptionSerializer, **docs.problems(401, 404)},
+    )
+    def get(self, request: Request, subscription_id: str) -> Response:
+        subscription = selectors.subscription(request.user, subscription_id)
+        return Response(SubscriptionSerializer(subscription).data)
+
+    @extend_schema(
+        operation_id="webhooks_subscriptions_delete",
+        tags=["webhooks"],
+        parameters=[SUBSCRIPTION_ID],
+        responses={204: None, **docs.problems(401, 404)},
+        description="Unsubscribe: nothing more is sent, pending deliveries included.",
+    )
+    def delete(self, request: Request, subscription_id: str) -> Response:
+        services.unsubscribe(request.user, subscription_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
+    """The deliveries to the caller's subscriptions, newest first, with their attempts."""
+
+    serializer_class = DeliverySerializer
+    pagination_class = Page
+    filterset_fields = ("subscription", "status", "kind")
+
+    @extend_schema(
+        operation_id="webhooks_deliveries_list",
+        tags=["webhooks"],
+        responses={200: DeliverySerializer(many=True), **docs.problems(400, 401)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Delivery]:
+        if getattr(self, "swagger_fake_view", False):
+            return Delivery.objects.none()
+        return selectors.deliveries(self.request.user)
+
+
+class DeliveryView(APIView):
+    @extend_schema(
+        operation_id="webhooks_deliveries_read",
+        tags=["webhooks"],
+        parameters=[DELIVERY_ID],
+        responses={200: DeliveryDetailSerializer, **docs.problems(401, 404)},
+        description="One delivery with its attempts and the body it sends.",
+    )
+    def get(self, request: Request, delivery_id: str) -> Response:
+        delivery = selectors.delivery(request.user, delivery_id)
+        return Response(DeliveryDetailSerializer(delivery).data)
+
+
+class ReplayView(APIView):
+    @extend_schema(
+        operation_id="webhooks_deliveries_replay",
+        tags=["webhooks"],
+        parameters=[DELIVERY_ID],
+        request=None,
+        responses={202: DeliverySerializer, **docs.problems(401, 404, 409)},
+        description=(
+            "Send a delivered or failed delivery's body again, as a new delivery with a new"
+            " `webhook-id` (a receiver that dedupes would drop the old one)."
+        ),
+    )
+    def post(self, request: Request, delivery_id: str) -> Response:
+        replayed = services.replay(request.user, delivery_id)
+        return Response(
+            DeliverySerializer(selectors.delivery(request.user, replayed.pk)).data,
+            status=status.HTTP_202_ACCEPTED,
+            headers={"Location": f"/api/webhooks/deliveries/{replayed.pk}"},
+        )
+
+
+class EventWaitView(APIView):
+    @extend_schema(
+        operation_id="games_events_wait",
+        tags=["games"],
+        parameters=[GAME_ID, WaitQuerySerializer],
+        responses={200: FeedItemSerializer(many=True), **game_docs.problems(400, 401, 404)},
+        description=(
+            "Long polling: the game's events after `after`, redacted for the caller, as soon as"
+            " there are any; with none, the answer waits up to `timeout` seconds (at most 30)"
+            " and is then an empty list. Ask again with the last `seq` as `after`. A game that"
+            " is over answers at once; an `after` beyond the game's version is a 400."
+        ),
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        query = _valid(WaitQuerySerializer, request.query_params.dict())
+        game, seat = game_selectors.visible_game(game_id, request.user)
+        stream.wait_for_events(game, query["after"], query["timeout"])
+        return Response(game_selectors.redacted_feed(game, seat, query["after"], query["limit"]))

@@ -1,0 +1,132 @@
+"""The outbox: which notifications a transaction's events cause, written in that transaction.
+
+``on_events_recorded`` runs inside the transaction that writes a game's events, so a ``Delivery``
+commits or rolls back with its cause; each is sent by a task after commit (``sending.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache, reduce
+from typing import Any
+
+from django.db.models import F
+from django.dispatch import receiver
+
+from games import engine, signals
+from games.models import Game, GameEvent, HandSnapshot
+from notifications.models import Delivery, Kind, Subscription
+from notifications.payloads import payload
+
+#: A notice: the subscription, its owner's seat, and the kind of notification.
+Notice = tuple[Subscription, int, str]
+
+
+@receiver(signals.events_recorded, sender=Game, dispatch_uid="notifications.outbox")
+def on_events_recorded(
+    sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
+) -> None:
+    if not rows:
+        return
+    subscribed = subscribers(game)
+    if not subscribed:
+        return  # the common case: one query and out
+    types = {row.type for row in rows}
+    before = cache(lambda: state_before(game, rows[0].seq))  # folded once, if ever needed
+    notices: list[Notice] = []
+    for subscription, seat in subscribed:
+        wanted = set(subscription.kinds)
+        needs_before = bool(wanted & {Kind.YOUR_TURN, Kind.CALL_PENDING})
+        kinds = kinds_for(seat, before() if needs_before else None, state, types)
+        notices += [(subscription, seat, kind) for kind in kinds if kind in wanted]
+    write(game, notices, state, rows)
+
+
+def subscribers(game: Game, seats: Iterable[int] | None = None) -> list[tuple[Subscription, int]]:
+    """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat."""
+    # One filter() call, so that both conditions and the seat annotation use the same join.
+    where: dict[str, Any] = {"player__seats__game": game}
+    if seats is not None:
+        where["player__seats__number__in"] = list(seats)
+    found = Subscription.objects.filter(**where).annotate(seat=F("player__seats__number"))
+    return [(subscription, subscription.seat) for subscription in found]
+
+
+def kinds_for(
+    seat: int, before: engine.State | None, after: engine.State, types: set[str]
+) -> list[str]:
+    """What the step from ``before`` to ``after`` (through events of ``types``) tells ``seat``."""
+    kinds: list[str] = []
+    may_act = engine.may_act(after, seat)
+    if may_act and (before is None or not engine.may_act(before, seat)):
+        kinds.append(Kind.YOUR_TURN)
+    call = pending_call(after)
+    if may_act and call is not None and call != pending_call(before):
+        kinds.append(Kind.CALL_PENDING)  # may_act: the seat is on the answering side
+    if "hand_ended" in types:
+        kinds.append(Kind.HAND_ENDED)
+    if "match_ended" in types:
+        kinds.append(Kind.MATCH_ENDED)
+    return kinds
+
+
+def pending_call(state: engine.State | None) -> tuple[Any, ...] | None:
+    """What identifies the call awaiting an answer: a raise or a new ladder is a new call."""
+    hand = state.hand if state is not None else None
+    if hand is None or hand.over or hand.pending_caller is None:
+        return None
+    return (
+        hand.number,
+        hand.pending_ladder,
+        hand.pending_caller,
+        hand.envido_calls,
+        hand.truco_call,
+    )
+
+
+def write(
+    game: Game,
+    notices: Sequence[Notice],
+    state: engine.State,
+    rows: Sequence[GameEvent] = (),
+) -> list[Delivery]:
+    """One delivery per notice, each body built from the notice's seat; sent after commit."""
+    from notifications import tasks  # tasks imports the sending side, which imports this module
+
+    deliveries = [
+        Delivery(
+            subscription=subscription,
+            kind=kind,
+            game=game,
+            version=game.version,
+            payload=payload(kind, game, seat, state, rows),
+        )
+        for subscription, seat, kind in notices
+    ]
+    Delivery.objects.bulk_create(deliveries)
+    for delivery in deliveries:
+        tasks.send_after_commit(delivery.pk)
+    return deliveries
+
+
+def state_before(game: Game, seq: int) -> engine.State | None:
+    """Fold the log up to ``seq`` (excluded), from the last deal's snapshot before it."""
+    if seq <= 1:
+        return None  # before the match started nobody could act
+    # A snapshot drops the finished hand: one taken right at seq - 1 would lose it.
+    snapshot = (
+        HandSnapshot.objects.filter(game=game, seq__lt=seq - 1)
+        .order_by("-seq")
+        .values_list("seq", "state")
+        .first()
+    )
+    start = snapshot[0] if snapshot else 0
+    events = [
+        engine.event_from_json(data)
+        for data in GameEvent.objects.filter(game=game, seq__gt=start, seq__lt=seq)
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    ]
+    if snapshot is None:
+        return engine.replay(events)
+    return reduce(engine.evolve, events, engine.restore(snapshot[1]))

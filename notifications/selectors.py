@@ -1,0 +1,37 @@
+"""Reads: a player sees only his own subscriptions and their deliveries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+
+from notifications.errors import DeliveryNotFound, SubscriptionNotFound
+from notifications.models import Delivery, Subscription
+
+
+def subscriptions(player: Any) -> QuerySet[Subscription]:
+    return Subscription.objects.filter(player=player).order_by("created_at")
+
+
+def subscription(player: Any, subscription_id: Any) -> Subscription:
+    try:
+        return subscriptions(player).get(pk=subscription_id)
+    except (Subscription.DoesNotExist, ValueError, ValidationError):
+        raise SubscriptionNotFound() from None
+
+
+def deliveries(player: Any) -> QuerySet[Delivery]:
+    return (
+        Delivery.objects.filter(subscription__player=player)
+        .prefetch_related("attempt_log")
+        .order_by("-created_at", "pk")
+    )
+
+
+def delivery(player: Any, delivery_id: Any) -> Delivery:
+    try:
+        return deliveries(player).get(pk=delivery_id)
+    except (Delivery.DoesNotExist, ValueError, ValidationError):
+        raise DeliveryNotFound() from None

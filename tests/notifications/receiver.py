@@ -1,0 +1,94 @@
+"""A local webhook receiver for the tests: an ``http.server`` on 127.0.0.1 in a thread.
+
+It checks each request as an integrator would (Standard Webhooks signature with its secret, a
+recent timestamp), can fail the first requests on purpose to force retries, and records all it
+got. It does not dedupe: the tests count what it accepted by ``webhook-id``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from notifications import signing
+
+TOLERANCE_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    answered: int
+
+    @property
+    def webhook_id(self) -> str:
+        return self.headers["webhook-id"]
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return json.loads(self.body)
+
+
+class Receiver:
+    def __init__(self) -> None:
+        self.secrets: dict[str, str] = {}  # by path: what this receiver was told to expect
+        self.fail_first = 0
+        self.received: list[Received] = []
+        self._lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+    def accepted(self, path: str | None = None) -> list[Received]:
+        with self._lock:
+            return [r for r in self.received if r.answered == 200 and path in (None, r.path)]
+
+    def accepted_ids(self) -> Counter[str]:
+        return Counter(request.webhook_id for request in self.accepted())
+
+    def answer(self, path: str, headers: dict[str, str], body: bytes) -> int:
+        secret = self.secrets.get(path)
+        timestamp = int(headers.get("webhook-timestamp", "0") or 0)
+        with self._lock:
+            if secret is None or not signing.verify(secret, headers, body):
+                status = 401
+            elif abs(time.time() - timestamp) > TOLERANCE_SECONDS:
+                status = 400
+            elif self.fail_first > 0:
+                self.fail_first -= 1
+                status = 500
+            else:
+                status = 200
+            self.received.append(Received(path, headers, body, status))
+        return status
+
+
+def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers.get("content-length", 0)))
+            headers = {key.lower(): value for key, value in self.headers.items()}
+            status = receiver.answer(self.path, headers, body)
+            self.send_response(status)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # quiet
+
+    return Handler

@@ -1,0 +1,99 @@
+"""The live stream: ``GET /api/games/{id}/events/wait`` answers at once when there are events
+after the cursor, waits for the next one otherwise, and redacts exactly as the feed does."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from django.db import connections
+
+from games import services
+from notifications import stream
+from tests.notifications.conftest import mover
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the mover commits from another thread
+
+
+@pytest.fixture(autouse=True)
+def _poll_often(monkeypatch) -> None:
+    monkeypatch.setattr(stream, "POLL_SECONDS", 0.05)
+
+
+def _wait(client, game_id: str, after: int, timeout: float, **query: int):
+    params = "&".join(f"{k}={v}" for k, v in {"after": after, "timeout": timeout, **query}.items())
+    started = time.monotonic()
+    response = client.get(f"/api/games/{game_id}/events/wait?{params}")
+    return response, time.monotonic() - started
+
+
+def test_wait_answers_at_once_when_events_exist(table) -> None:
+    game_id, clients = table("valenciano", players=2)
+    response, took = _wait(clients[0], game_id, after=0, timeout=20)
+    assert response.status_code == 200
+    assert [e["type"] for e in response.json()] == ["match_started", "hand_dealt"]
+    assert took < 5
+    for seat, client in enumerate(clients):  # the same redaction as the feed
+        waited, _ = _wait(client, game_id, after=0, timeout=0)
+        assert waited.json() == client.get(f"/api/games/{game_id}/events").json()
+        [deal] = [event for event in waited.json() if event["type"] == "hand_dealt"]
+        hands = deal["data"]["hands"]
+        assert [cards is not None for cards in hands] == [i == seat for i in range(2)]
+
+
+def test_wait_returns_when_an_event_arrives(table) -> None:
+    game_id, clients = table("valenciano", players=2)
+    version = clients[0].get(f"/api/games/{game_id}").json()["version"]
+    seat, action = mover(game_id, clients)
+
+    def move_later() -> None:
+        try:
+            time.sleep(1.0)
+            body = {k: v for k, v in action.items() if k != "expected_version"}
+            services.act(clients[seat].player, game_id, {**action, **body}, "later")
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=move_later)
+    thread.start()
+    response, took = _wait(clients[1 - seat], game_id, after=version, timeout=20)
+    thread.join()
+
+    assert response.status_code == 200
+    events = response.json()
+    assert events and events[0]["seq"] == version + 1
+    assert events[0]["type"] in ("card_played", "envido_passed")
+    assert 0.9 < took < 10
+
+
+def test_wait_times_out_with_an_empty_list(table) -> None:
+    game_id, clients = table("valenciano", players=2)
+    version = clients[0].get(f"/api/games/{game_id}").json()["version"]
+    response, took = _wait(clients[0], game_id, after=version, timeout=1)
+    assert response.status_code == 200
+    assert response.json() == []
+    assert 0.9 < took < 5
+
+
+def test_wait_is_private_like_the_game_and_bounded(table, make_client) -> None:
+    game_id, clients = table("valenciano", players=2, visibility="private")
+    outsider = make_client()
+    assert _wait(outsider, game_id, after=0, timeout=0)[0].status_code == 404
+    too_long = _wait(clients[0], game_id, after=0, timeout=31)[0]
+    assert too_long.status_code == 400
+    assert too_long.json()["errors"][0]["field"] == "timeout"
+    unknown = clients[0].get(f"/api/games/{game_id}/events/wait?since=3")
+    assert unknown.status_code == 400
+    ahead = _wait(clients[0], game_id, after=99, timeout=20)[0]
+    assert ahead.status_code == 400
+    assert ahead.json()["errors"][0]["code"] == "after_beyond_log"
+
+
+def test_wait_on_a_finished_game_answers_at_once(table) -> None:
+    game_id, clients = table("valenciano", players=2)
+    clients[0].post(f"/api/games/{game_id}/resign")
+    version = clients[0].get(f"/api/games/{game_id}").json()["version"]
+    response, took = _wait(clients[1], game_id, after=version, timeout=20)
+    assert (response.status_code, response.json()) == (200, [])
+    assert took < 5
