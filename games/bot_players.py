@@ -43,7 +43,7 @@ def schedule(game: Game, state: engine.State, **_: Any) -> None:
     from games.tasks import bot_move  # the tasks module imports this one
 
     seat = engine.turn(state)
-    if game.status != Game.Status.ACTIVE or seat is None:
+    if not game.has_bots or game.status != Game.Status.ACTIVE or seat is None:
         return
     if Seat.objects.filter(game=game, number=seat).exclude(bot_level="").exists():
         bot_move.apply_async_on_commit(args=(str(game.pk), game.version, seat))

@@ -27,12 +27,6 @@ class StaleVersion(ApplicationError):
     title = "The game has moved on since the version you acted on."
 
 
-class DeadlinePassed(ApplicationError):
-    code = "deadline_passed"
-    status = HTTPStatus.CONFLICT
-    title = "The turn's deadline has passed: its timeout is being applied."
-
-
 class IdempotencyConflict(ApplicationError):
     code = "idempotency_conflict"
     status = HTTPStatus.CONFLICT

@@ -36,6 +36,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
     turn = models.PositiveSmallIntegerField(null=True, blank=True)
     rated = models.BooleanField(default=True, help_text="Whether the result changes Elo ratings.")
+    has_bots = models.BooleanField(default=False, help_text="Whether a bot sits at the table.")
     turn_seconds = models.PositiveIntegerField(
         default=86_400, help_text="Time per turn, from seconds (live) to days (correspondence)."
     )

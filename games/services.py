@@ -15,14 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import structlog
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import bot_players, engine, timeouts
 from games.errors import (
     AlreadySeated,
-    DeadlinePassed,
     GameNotFound,
     GameNotStarted,
     GameOver,
@@ -84,6 +82,7 @@ def create_game(
             turn_seconds=turn_seconds,
             forfeit_after=forfeit_after,
             rated=not bots,
+            has_bots=bool(bots),
             scores=[0, 0],
             camas=[0, 0],
         )
@@ -152,77 +151,94 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
     """One player's action: ``body`` holds the action and the ``expected_version``.
 
     Retried with the same Idempotency-Key and body, it answers what it answered the first time
-    and stores nothing new; the same key with another body is a conflict.
+    and stores nothing new; the same key with another body is a conflict. A move after the
+    deadline comes too late: the timeout is applied (and committed) instead, and the move is
+    answered 409 with the new version.
     """
     action = _parse_action(body)
-    _apply_overdue_timeout(game_id)
-    with transaction.atomic():
-        game = lock_game(game_id)
-        seat = _seat_of(game, player)
-        request_hash = _fingerprint(game.pk, body)  # the game's own id, however the URL spelt it
-        earlier = IdempotencyRecord.objects.filter(player=player, key=idempotency_key).first()
-        if earlier is not None:
-            if earlier.request_hash != request_hash:
-                raise IdempotencyConflict()
-            return ActionResult(earlier.status, earlier.response, replayed=True)
-        state = _active_state(game)
-        if game.deadline is not None and game.deadline <= timezone.now():
-            raise DeadlinePassed(extra={"current_version": game.version})  # the clock is the truth
-        # The version is checked again here, under the lock: a stale client cannot slip through.
-        if body["expected_version"] != game.version:
-            raise StaleVersion(
-                f"The game is at version {game.version}.",
-                extra={"current_version": game.version},
-            )
-        try:
-            events = engine.decide(state, seat.number, action)
-        except engine.IllegalAction as error:
-            raise RuleViolation(error, current_version=game.version) from None
-        if seat.timeouts or not seat.has_acted:
-            seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
-            seat.save(update_fields=["timeouts", "has_acted"])
-        recorder = Recorder(game, state)
-        recorder.record(events, actor=player, seat=seat.number)
-        recorder.deal_if_due()
-        state = recorder.save()
-        # What was done, by whom, at which version: the kind of action only, never a card.
-        logger.info("game.action", seat=seat.number, action=action.type, version=game.version)
-        result = ActionResult(
-            201,
-            {
-                "version": game.version,
-                "events": [feed_item(row, seat.number) for row in recorder.written],
-                "game": game_payload(game, state, seat.number),
-            },
-        )
-        try:
-            with transaction.atomic():
-                IdempotencyRecord.objects.create(
-                    player=player,
-                    key=idempotency_key,
-                    game=game,
-                    request_hash=request_hash,
-                    status=result.status,
-                    response=result.body,
-                )
-        except IntegrityError:
-            # The same key, at the same moment, for another game: the whole action rolls back.
-            raise IdempotencyConflict() from None
-        return result
-
-
-def _apply_overdue_timeout(game_id: Any) -> None:
-    """A move after the deadline comes too late: the timeout is applied first (and commits), so
-    the move then meets a new version and is answered 409."""
     try:
-        overdue = Game.objects.filter(
-            pk=game_id, status=Game.Status.ACTIVE, deadline__lte=timezone.now()
-        ).values_list("version", flat=True)
-        version = overdue.first()
-    except (ValueError, ValidationError):
-        return  # not a game id: lock_game answers 404
-    if version is not None:
-        timeouts.apply_timeout(game_id, version)
+        with transaction.atomic():
+            game = lock_game(game_id)
+            seat = _seat_of(game, player)
+            # The game's own id in the fingerprint, however the URL spelt it.
+            request = _Request(
+                action, body["expected_version"], idempotency_key, _fingerprint(game.pk, body)
+            )
+            earlier = IdempotencyRecord.objects.filter(player=player, key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.request_hash != request.fingerprint:
+                    raise IdempotencyConflict()
+                return ActionResult(earlier.status, earlier.response, replayed=True)
+            state = _active_state(game)
+            if timeouts.is_due(game):
+                timeouts.apply_due(game)  # the clock is the truth; this commits, the move not
+                too_late: StaleVersion | None = _stale(game)
+            else:
+                too_late = None
+                result = _perform(player, game, seat, state, request)
+    except IntegrityError as error:
+        if "idempotency_key_unique" not in str(error):
+            raise
+        # The same key, at the same moment, for another game: the whole action rolled back.
+        raise IdempotencyConflict() from None
+    if too_late is not None:
+        raise too_late
+    return result
+
+
+@dataclass(frozen=True)
+class _Request:
+    action: engine.Action
+    expected_version: int
+    key: str
+    fingerprint: str
+
+
+def _perform(
+    player: Any, game: Game, seat: Seat, state: engine.State, request: _Request
+) -> ActionResult:
+    # The version is checked here, under the lock: a stale client cannot slip through.
+    if request.expected_version != game.version:
+        raise _stale(game)
+    action = request.action
+    try:
+        events = engine.decide(state, seat.number, action)
+    except engine.IllegalAction as error:
+        raise RuleViolation(error, current_version=game.version) from None
+    if seat.timeouts or not seat.has_acted:
+        seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
+        seat.save(update_fields=["timeouts", "has_acted"])
+    recorder = Recorder(game, state)
+    recorder.record(events, actor=player, seat=seat.number)
+    recorder.deal_if_due()
+    state = recorder.save()
+    # What was done, by whom, at which version: the kind of action only, never a card.
+    logger.info("game.action", seat=seat.number, action=action.type, version=game.version)
+    result = ActionResult(
+        201,
+        {
+            "version": game.version,
+            "events": [feed_item(row, seat.number) for row in recorder.written],
+            "game": game_payload(game, state, seat.number),
+        },
+    )
+    # No savepoint: the game row's lock already serialises this key for this game, and a clash
+    # with another game's use of the key aborts the whole action (``act`` answers 409).
+    IdempotencyRecord.objects.create(
+        player=player,
+        key=request.key,
+        game=game,
+        request_hash=request.fingerprint,
+        status=result.status,
+        response=result.body,
+    )
+    return result
+
+
+def _stale(game: Game) -> StaleVersion:
+    return StaleVersion(
+        f"The game is at version {game.version}.", extra={"current_version": game.version}
+    )
 
 
 def _seat_player(game: Game, player: Any, number: int | None) -> Game:

@@ -23,6 +23,11 @@ from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, 
 from players.tasks import rate_game
 
 logger = structlog.get_logger(__name__)
+#: The columns of a game row that its events change (``Recorder.save`` writes only these).
+_CHANGING = [
+    *("version", "turn", "scores", "camas", "updated_at", "deadline", "status", "rated"),
+    *("winner_side", "end_reason", "started_at", "finished_at"),
+]
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
@@ -129,7 +134,7 @@ class Recorder:
                 "game.over", game_id=str(game.pk), winner=state.winner, reason=state.end_reason
             )
         game.deadline = clock.next_deadline(game, state)
-        game.save()
+        game.save(update_fields=_CHANGING)  # not the rules and the other fixed columns
         self._update_awaiting(state)
         clock.schedule(game)
         signals.events_recorded.send(sender=Game, game=game, rows=written, state=state)

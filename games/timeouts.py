@@ -24,35 +24,42 @@ def apply_timeout(game_id: Any, version: int) -> bool:
     """Apply the timeout of ``game_id`` at ``version``; False (and nothing done) when stale."""
     with transaction.atomic():
         game = lock_game(game_id)
-        now = timezone.now()
-        if (
-            game.status != Game.Status.ACTIVE
-            or game.version != version
-            or game.deadline is None
-            or game.deadline > now
-        ):
+        if game.version != version or not is_due(game):
             return False
-        state = load_state(game)
-        number, action = engine.timeout_action(state)
-        seat = Seat.objects.select_for_update().get(game=game, number=number)
-        seat.timeouts += 1
-        seat.save(update_fields=["timeouts"])
-        recorder = Recorder(game, state)
-        recorder.record([engine.events.TurnTimedOut(number, seat.timeouts)], seat=number)
-        assert recorder.state is not None
-        if not seat.has_acted:
-            # A seat that never acted: the game never really started, so it ends unrated.
-            game.rated = False
-            recorder.record([engine.abort(recorder.state, "no_show")], seat=number)
-        elif seat.timeouts >= game.forfeit_after:
-            side = engine.side_of(number)
-            recorder.record([engine.forfeit(recorder.state, side, "timeouts")], seat=number)
-        else:
-            recorder.record(engine.decide(recorder.state, number, action), seat=number)
-            recorder.deal_if_due()
-        recorder.save()
-        logger.info("game.timeout", game_id=str(game.pk), seat=number, count=seat.timeouts)
+        apply_due(game)
         return True
+
+
+def is_due(game: Game) -> bool:
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.deadline is not None
+        and game.deadline <= timezone.now()
+    )
+
+
+def apply_due(game: Game) -> None:
+    """The timeout of a game whose row the caller has locked and found due (``is_due``)."""
+    state = load_state(game)
+    number, action = engine.timeout_action(state)
+    seat = Seat.objects.select_for_update().get(game=game, number=number)
+    seat.timeouts += 1
+    seat.save(update_fields=["timeouts"])
+    recorder = Recorder(game, state)
+    recorder.record([engine.events.TurnTimedOut(number, seat.timeouts)], seat=number)
+    assert recorder.state is not None
+    if not seat.has_acted:
+        # A seat that never acted: the game never really started, so it ends unrated.
+        game.rated = False
+        recorder.record([engine.abort(recorder.state, "no_show")], seat=number)
+    elif seat.timeouts >= game.forfeit_after:
+        side = engine.side_of(number)
+        recorder.record([engine.forfeit(recorder.state, side, "timeouts")], seat=number)
+    else:
+        recorder.record(engine.decide(recorder.state, number, action), seat=number)
+        recorder.deal_if_due()
+    recorder.save()
+    logger.info("game.timeout", game_id=str(game.pk), seat=number, count=seat.timeouts)
 
 
 def overdue(limit: int = 500) -> list[tuple[Any, int]]:

@@ -1,4 +1,5 @@
-"""Celery tasks for ratings. They take ids, call a service, and are safe to run any number of times.
+"""Celery tasks for players (ratings, expired tokens): they take ids, call a service, and are safe
+to run any number of times.
 
 The game server sends ``rate_game.delay_on_commit(game.id)`` when a match ends, so the task runs
 only once the result is committed (and never for a rolled-back one). A message can still be lost
@@ -14,6 +15,7 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 from django.utils import timezone
+from knox.models import AuthToken
 
 from players import selectors, services
 
@@ -46,3 +48,10 @@ def reconcile_ratings(grace_seconds: int = RECONCILE_GRACE_SECONDS) -> int:
     cutoff = timezone.now() - timedelta(seconds=grace_seconds)
     game_ids = selectors.unrated_games(finished_before=cutoff, limit=RECONCILE_BATCH)
     return sum(1 for game_id in game_ids if services.rate_game(game_id))
+
+
+@shared_task(name="players.tasks.purge_expired_tokens")
+def purge_expired_tokens() -> int:
+    """Delete expired knox tokens (authentication checks only the token it is shown)."""
+    deleted, _ = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()
+    return deleted

@@ -162,6 +162,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "players.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
     },
+    "purge-expired-tokens": {
+        "task": "players.tasks.purge_expired_tokens",
+        "schedule": timedelta(hours=1),
+    },
 }
 
 # --- REST API --------------------------------------------------------------------------------

@@ -35,6 +35,8 @@ class RuleOptionsSerializer(StrictSerializer):
 
 
 class BotSeatSerializer(StrictSerializer):
+    """A server-side bot in one seat."""
+
     seat = serializers.IntegerField(min_value=1, max_value=3)
     level = serializers.ChoiceField(LEVELS, help_text="random, basic or strong.")
 

@@ -140,11 +140,14 @@ class GameView(APIView):
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
+        offered = request.headers.get("If-None-Match")
+        if offered:
+            tag = selectors.current_etag(game_id, request.user)
+            if _matches(offered, tag):
+                headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
+                return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         game, seat = selectors.visible_game(game_id, request.user)
-        tag = selectors.etag(game, seat)
-        headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
-        if _matches(request.headers.get("If-None-Match"), tag):
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        headers = {"ETag": selectors.etag(game, seat), "Cache-Control": "private, no-cache"}
         return Response(selectors.game_view(game, seat), headers=headers)
 
 
