@@ -39,7 +39,8 @@ class Received:
 class Receiver:
     def __init__(self) -> None:
         self.secrets: dict[str, str] = {}  # by path: what this receiver was told to expect
-        self.fail_first = 0
+        self.fail_first = 0  # fail this many requests, whatever they are
+        self.fail_first_of_each = 0  # fail the first this many requests of each webhook-id
         self.received: list[Received] = []
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -72,10 +73,15 @@ class Receiver:
             elif self.fail_first > 0:
                 self.fail_first -= 1
                 status = 500
+            elif self._seen(headers["webhook-id"]) < self.fail_first_of_each:
+                status = 500
             else:
                 status = 200
             self.received.append(Received(path, headers, body, status))
         return status
+
+    def _seen(self, webhook_id: str) -> int:
+        return sum(request.webhook_id == webhook_id for request in self.received)
 
 
 def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:

@@ -30,10 +30,10 @@ def _wait(client, game_id: str, after: int, timeout: float, **query: int):
 
 def test_wait_answers_at_once_when_events_exist(table) -> None:
     game_id, clients = table("valenciano", players=2)
-    response, took = _wait(clients[0], game_id, after=0, timeout=20)
+    response, took = _wait(clients[0], game_id, after=0, timeout=30)
     assert response.status_code == 200
     assert [e["type"] for e in response.json()] == ["match_started", "hand_dealt"]
-    assert took < 5
+    assert took < 20  # not the timeout (generous: these machines are shared and noisy)
     for seat, client in enumerate(clients):  # the same redaction as the feed
         waited, _ = _wait(client, game_id, after=0, timeout=0)
         assert waited.json() == client.get(f"/api/games/{game_id}/events").json()
@@ -57,14 +57,14 @@ def test_wait_returns_when_an_event_arrives(table) -> None:
 
     thread = threading.Thread(target=move_later)
     thread.start()
-    response, took = _wait(clients[1 - seat], game_id, after=version, timeout=20)
+    response, took = _wait(clients[1 - seat], game_id, after=version, timeout=30)
     thread.join()
 
     assert response.status_code == 200
     events = response.json()
     assert events and events[0]["seq"] == version + 1
     assert events[0]["type"] in ("card_played", "envido_passed")
-    assert 0.9 < took < 10
+    assert 0.9 < took < 20
 
 
 def test_wait_times_out_with_an_empty_list(table) -> None:
@@ -73,7 +73,7 @@ def test_wait_times_out_with_an_empty_list(table) -> None:
     response, took = _wait(clients[0], game_id, after=version, timeout=1)
     assert response.status_code == 200
     assert response.json() == []
-    assert 0.9 < took < 5
+    assert 0.9 < took < 10
 
 
 def test_wait_is_private_like_the_game_and_bounded(table, make_client) -> None:
@@ -94,6 +94,6 @@ def test_wait_on_a_finished_game_answers_at_once(table) -> None:
     game_id, clients = table("valenciano", players=2)
     clients[0].post(f"/api/games/{game_id}/resign")
     version = clients[0].get(f"/api/games/{game_id}").json()["version"]
-    response, took = _wait(clients[1], game_id, after=version, timeout=20)
+    response, took = _wait(clients[1], game_id, after=version, timeout=30)
     assert (response.status_code, response.json()) == (200, [])
-    assert took < 5
+    assert took < 20
