@@ -43,6 +43,10 @@ class Game(models.Model):
     forfeit_after = models.PositiveSmallIntegerField(
         default=3, help_text="Consecutive timeouts of one seat that forfeit its side's match."
     )
+    snapshot = models.JSONField(
+        null=True, blank=True, help_text="A copy of the last HandSnapshot: a cache of the state."
+    )
+    snapshot_seq = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(
         null=True, blank=True, help_text="When the turn times out; the source of truth."
     )

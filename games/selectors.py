@@ -13,6 +13,9 @@ from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
 from games.store import load_events, load_state
 from players.selectors import rating_changes_for
 
+#: Every seat of a game with its player, for a view: ``prefetch_related(SEATS_WITH_PLAYERS)``.
+SEATS_WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+
 
 def _seats_of(game: Game) -> list[Seat]:
     """The seats with their players: prefetched by ``visible_game``, else one query."""
@@ -31,9 +34,8 @@ def viewer_seat(game: Game, player: Any) -> int | None:
 def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
     """The game (its seats and players loaded with it) and the viewer's seat (None for a
     spectator); private games exist only for their players."""
-    with_seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
     try:
-        game = Game.objects.prefetch_related(with_seats).get(pk=game_id)
+        game = Game.objects.prefetch_related(SEATS_WITH_PLAYERS).get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
     seat = next((s.number for s in game.seats.all() if s.player_id == _pk(player)), None)

@@ -16,6 +16,7 @@ from typing import Any
 
 import structlog
 from django.db import IntegrityError, transaction
+from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from games import bot_players, engine, timeouts
@@ -33,7 +34,7 @@ from games.errors import (
     StaleVersion,
 )
 from games.models import Game, IdempotencyRecord, Seat
-from games.selectors import feed_item, game_payload
+from games.selectors import SEATS_WITH_PLAYERS, feed_item, game_payload
 from games.store import Recorder, load_state, lock_game
 
 logger = structlog.get_logger(__name__)
@@ -127,7 +128,7 @@ def leave_game(player: Any, game_id: Any) -> Game:
         if game.status != Game.Status.OPEN:
             raise GameStarted("A started game is left by resigning.")
         Seat.objects.filter(pk=seat.pk).delete()
-        if not game.seats.exists():
+        if not Seat.objects.filter(game=game).exists():
             game.status = Game.Status.ABORTED
             game.end_reason = "abandoned"
             game.finished_at = timezone.now()
@@ -283,7 +284,10 @@ def _start(game: Game) -> None:
 
 
 def _seat_of(game: Game, player: Any) -> Seat:
-    seat = Seat.objects.filter(game=game, player=player).first()
+    """The player's seat, with every seat of the game (and its player) loaded once for the
+    answer's view too."""
+    prefetch_related_objects([game], SEATS_WITH_PLAYERS)
+    seat = next((seat for seat in game.seats.all() if seat.player_id == player.pk), None)
     if seat is None:
         if game.visibility == Game.Visibility.PRIVATE:
             raise GameNotFound()

@@ -26,7 +26,7 @@ logger = structlog.get_logger(__name__)
 #: The columns of a game row that its events change (``Recorder.save`` writes only these).
 _CHANGING = [
     *("version", "turn", "scores", "camas", "updated_at", "deadline", "status", "rated"),
-    *("winner_side", "end_reason", "started_at", "finished_at"),
+    *("winner_side", "end_reason", "started_at", "finished_at", "snapshot", "snapshot_seq"),
 ]
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
@@ -40,23 +40,17 @@ def lock_game(game_id: Any) -> Game:
 
 
 def load_state(game: Game) -> engine.State:
-    """Fold the log from the last snapshot on (or from the first event when there is none)."""
-    latest = (
-        HandSnapshot.objects.filter(game=game)
-        .order_by("-hand_number")
-        .values_list("seq", "state")
-        .first()
-    )
-    after = latest[0] if latest else 0
+    """Fold the log from the last snapshot on (the game row keeps a copy of it, so this is one
+    query), or from the first event when there is none."""
     payloads = (
-        GameEvent.objects.filter(game=game, seq__gt=after)
+        GameEvent.objects.filter(game=game, seq__gt=game.snapshot_seq)
         .order_by("seq")
         .values_list("payload", flat=True)
     )
     events = map(engine.event_from_json, payloads)
-    if latest is None:
+    if game.snapshot is None:
         return engine.replay(events)
-    state = engine.restore(latest[1])
+    state = engine.restore(game.snapshot)
     for event in events:
         state = engine.evolve(state, event)
     return state
@@ -147,12 +141,11 @@ class Recorder:
 
     def _snapshot(self, deal: ev.HandDealt) -> None:
         assert self.state is not None
+        snapshot = engine.snapshot(self.state)
         HandSnapshot.objects.create(
-            game=self.game,
-            hand_number=deal.number,
-            seq=self.state.version,
-            state=engine.snapshot(self.state),
+            game=self.game, hand_number=deal.number, seq=self.state.version, state=snapshot
         )
+        self.game.snapshot, self.game.snapshot_seq = snapshot, self.state.version
 
     def _follow(self, event: ev.Event) -> None:
         state = self.state

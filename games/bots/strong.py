@@ -13,8 +13,9 @@ what it does to the match, not by its size. The action with the best mean wins (
 for every action; ties go to what ``basic`` would do). A seat with one legal action, or whose
 history does not hold the current deal, does not search.
 
-The defaults (``SAMPLES`` deals, one ``basic`` playout each) keep a decision around or under
-50 ms on a shared 2-core machine (bench/README.md).
+The defaults (``SAMPLES``: 12 deals with 2 players, 8 with 4; one ``basic`` playout each) keep
+a decision's CPU time around 20-25 ms on average and its p95 under 50 ms on a shared 2-core
+machine (bench/README.md, "Bots").
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from games.engine import (
 from . import basic, random_bot
 from .determinize import Knowledge, Model
 
-SAMPLES = 12
+#: Deals a decision by table size: a 4-player playout is about twice as long.
+SAMPLES = {2: 12, 4: 8}
 PLAYOUTS = 1
 
 #: The points one side scores in a hand, for the match-chance model of ``utility``: roughly what
@@ -62,7 +64,7 @@ def choose(
     view: dict[str, Any],
     history: Sequence[Mapping[str, Any]],
     rng: random.Random,
-    samples: int = SAMPLES,
+    samples: int | None = None,
     playouts: int = PLAYOUTS,
     rollout: str = "basic",
     model: str | None = "basic",
@@ -76,7 +78,8 @@ def choose(
     seat, side = view["seat"], view["side"]
     try:
         knowledge = Knowledge.of(view, history, model=MODELS[model])
-        states = [knowledge.state(knowledge.sample(rng)) for _ in range(max(1, samples))]
+        count = SAMPLES[view["rules"]["players"]] if samples is None else max(1, samples)
+        states = [knowledge.state(knowledge.sample(rng)) for _ in range(count)]
     except (ValueError, EngineError):
         return fallback  # the history does not lead to this view: no search
     policy = ROLLOUTS[rollout]
