@@ -28,4 +28,5 @@ RUN python manage.py collectstatic --noinput \
 
 USER truc
 EXPOSE 8000
-CMD ["gunicorn", "truc_api.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "truc_api.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", \
+     "--worker-class", "gthread", "--threads", "16", "--timeout", "60", "--access-logfile", "-"]
