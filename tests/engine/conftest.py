@@ -27,5 +27,6 @@ def _profile(examples: int) -> settings:
 
 # Registered, not loaded: test_properties.py applies the one TRUC_PROPERTY_PROFILE names to its
 # matches, and the suite's active profile (tests/conftest.py) stays in force everywhere else.
-settings.register_profile("default", _profile(150))
-settings.register_profile("thorough", _profile(2_000))
+# Named apart from hypothesis's own "default" profile, which other plugins may load.
+settings.register_profile("engine_default", _profile(150))
+settings.register_profile("engine_thorough", _profile(2_000))

@@ -32,7 +32,7 @@ from games.engine.actions import ALIASES, CANONICAL
 
 #: The hypothesis profile of ``conftest.py`` (``default`` or ``thorough``) the matches run under,
 #: applied to the property test only: the suite's own active profile stays as it is.
-PROFILE = settings.get_profile(os.environ.get("TRUC_PROPERTY_PROFILE", "default"))
+PROFILE = settings.get_profile("engine_" + os.environ.get("TRUC_PROPERTY_PROFILE", "default"))
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
 MAX_STEPS = 10_000  # a deal or an action; a random match takes a few hundred
 CARD_STRING = re.compile(r'"((?:1[0-2]|[1-7])[EBOC])"')
@@ -313,7 +313,7 @@ def check_match_end(match: Match) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "players"), TABLES)
 @given(seed=st.integers(min_value=0, max_value=2**64 - 1))
-@settings(PROFILE)
+@settings(PROFILE, deadline=None)  # again here: another plugin may load its own default profile
 def test_random_matches_keep_the_referee_guarantees(preset: str, players: int, seed: int) -> None:
     match = new_match(E.resolve_rules(preset, {"players": players}), seed)
     try:
