@@ -2,6 +2,7 @@
 
     python bench/bots.py [--pairs strong:basic,basic:random] [--presets P,...] [--players 2,4]
                          [--matches N] [--seed S] [--jobs J] [--samples K]
+                         [--opponents auto|basic|random] [--no-infer]
 
 For each pair ``A:B``, preset and table size it plays N whole matches (``games.bots.play_match``):
 side 0 (seats 0 and 2) is A in even matches and B in odd ones, so A and B take turns at being
@@ -9,6 +10,9 @@ the first mano. Deals are shuffled from a seed per match, so a run is reproducib
 A's share of matches won with its Wilson 95 % interval, the hands per match, and the time A's
 decisions take (those with a choice: one legal action costs nothing): the mean and p95 of the
 wall-clock time and of the CPU time (the machines are shared: CPU time is the steadier figure).
+``--samples``, ``--opponents`` and ``--no-infer`` set ``strong``'s deals a decision, its model of
+the other side and whether it reads their actions (games/bots/strong.py). ``--jobs`` plays
+matches in that many processes.
 See bench/README.md, section "Bots", for the figures and the targets.
 """
 
@@ -52,10 +56,26 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def make_player(level: str, samples: int | None, result: Result | None) -> bots.Player:
+@dataclass(frozen=True)
+class Budget:
+    """``strong``'s settings (see ``strong.choose``)."""
+
+    samples: int | None = None  # strong.SAMPLES by table size
+    opponents: str = "auto"
+    infer: bool = True
+
+
+def make_player(level: str, budget: Budget, result: Result | None) -> bots.Player:
     def decide(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> E.Action:
-        if level == "strong" and samples is not None:
-            return strong.choose(view, history, rng, samples)
+        if level == "strong":
+            return strong.choose(
+                view,
+                history,
+                rng,
+                budget.samples,
+                opponents=budget.opponents,
+                infer=budget.infer,
+            )
         return bots.choose(level, view, history, rng)
 
     def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> E.Action:
@@ -70,14 +90,14 @@ def make_player(level: str, samples: int | None, result: Result | None) -> bots.
     return choose
 
 
-def play(job: tuple[str, str, str, int, int, int, int | None]) -> Result:
-    a, b, preset, players, seed, index, samples = job
+def play(job: tuple[str, str, str, int, int, int, Budget]) -> Result:
+    a, b, preset, players, seed, index, budget = job
     rules = E.resolve_rules(preset, {"players": players})
     rng = random.Random(f"{seed}:{preset}:{players}:{index}")
     a_side = index % 2
     result = Result(won=False, hands=0)
     seats = [
-        make_player(a, samples, result) if seat % 2 == a_side else make_player(b, samples, None)
+        make_player(a, budget, result) if seat % 2 == a_side else make_player(b, budget, None)
         for seat in range(players)
     ]
     state, _ = bots.play_match(rules, seats, rng)
@@ -95,19 +115,22 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--samples", type=int, default=None, help="strong's deals a decision")
+    parser.add_argument("--samples", type=int, default=None, help="strong's deals")
+    parser.add_argument("--opponents", choices=strong.OPPONENTS, default="auto", help="strong's")
+    parser.add_argument("--no-infer", action="store_true", help="strong reads no actions")
     args = parser.parse_args()
     print(
         f"{'pair':<16} {'preset':<18} {'n':>2} {'matches':>7} {'A wins':>7} {'95% CI':>15} "
         f"{'hands':>5} {'wall ms':>7} {'p95':>6} {'cpu ms':>6} {'p95':>6}"
     )
+    budget = Budget(args.samples, args.opponents, not args.no_infer)
     with Pool(args.jobs) as pool:
         for pair in args.pairs.split(","):
             a, b = pair.split(":")
             for preset in args.presets.split(","):
                 for players in map(int, args.players.split(",")):
                     jobs = [
-                        (a, b, preset, players, args.seed, index, args.samples)
+                        (a, b, preset, players, args.seed, index, budget)
                         for index in range(args.matches)
                     ]
                     results = pool.map(play, jobs, chunksize=1)

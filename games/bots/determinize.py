@@ -7,10 +7,14 @@ foreign one); ``Knowledge.sample`` deals the unseen cards (the deck minus its ow
 cards minus the played ones) to the other seats, each keeping the cards it has already played, and
 rejects a deal that contradicts an accepted envido's announced winner and value (RULES.md §5.2;
 when random deals seldom agree, it builds one around a hand that holds the announced value).
-With a ``model`` of the other players (a policy over a view, e.g. ``basic.choose``) it also
-rejects, but for a ``doubt`` share of them, the deals in which the model would not have made the
-actions the other seats made this hand: a truco call or an envido accepted says something about
-the cards behind it. After ``max_tries`` rejections it keeps the last deal.
+With ``models`` of some other seats (a policy over a view, e.g. ``basic.choose``, by seat) it
+also rejects, but for a ``doubt`` share of them, the deals in which a model would not have made
+the actions its seat made this hand: a truco call or an envido accepted says something about the
+cards behind it. After ``max_tries`` rejections it keeps the last deal.
+
+``model_fit`` weighs how well a model explains the other side's play over the match so far: the
+hands in which an opponent played all three cards show its whole hand, so its view at each of its
+actions, and whether the model would have done the same, are known exactly.
 
 ``rebuild`` turns a deal into the ``State`` the referee would hold: the between-hands state
 comes from the view through ``engine.restore``, then the sampled ``HandDealt`` and the hand's
@@ -21,9 +25,12 @@ hand's ``dealt`` and ``held``, so it replays once and swaps those two for each f
 
 from __future__ import annotations
 
+import json
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -107,7 +114,7 @@ class Knowledge:
     envido: tuple[int, int, tuple[int, ...]] | None  # (winner side, value, seats counted)
     events: list[ev.Event]  # the hand's public events after the deal
     before: State  # the state before the deal
-    model: Model | None = None
+    models: Mapping[int, Model] = field(default_factory=dict)  # by seat
     doubt: float = 0.1
     max_tries: int = 50
     _template: State | None = field(default=None)
@@ -118,7 +125,7 @@ class Knowledge:
         cls,
         view: Mapping[str, Any],
         history: Sequence[Mapping[str, Any]],
-        model: Model | None = None,
+        models: Mapping[int, Model] | None = None,
         doubt: float = 0.1,
         max_tries: int = 50,
     ) -> Knowledge:
@@ -157,7 +164,7 @@ class Knowledge:
             envido=envido,
             events=events,
             before=before_deal(view, len(events)),
-            model=model,
+            models={} if models is None else dict(models),
             doubt=doubt,
             max_tries=max_tries,
         )
@@ -189,8 +196,9 @@ class Knowledge:
         winner, value, counted = self.envido
         return envido_winner(hands, self.view["hand"]["mano"], counted) == (winner, value)
 
-    def explains(self, hands: Hands, model: Model) -> bool:
-        """Whether ``model`` in the other seats, holding ``hands``, acts as they did this hand.
+    def explains(self, hands: Hands, models: Mapping[int, Model]) -> bool:
+        """Whether each seat's model (``models``, by seat), holding ``hands``, acts as the seat
+        did this hand.
 
         An action forced by a turn timeout is not the seat's own choice and is not checked.
         """
@@ -203,7 +211,8 @@ class Knowledge:
                 forced = event.seat
             elif recorded is not None:
                 seat, action = recorded(event)
-                if seat not in (self.seat, forced) and model(view_for(state, seat)) != action:
+                model = models.get(seat)
+                if model is not None and seat != forced and model(view_for(state, seat)) != action:
                     return False
                 forced = None
             state = evolve(state, event)
@@ -213,7 +222,7 @@ class Knowledge:
         """A deal of the unseen cards consistent with what the seat has seen."""
         hands = self._envido_deal(rng)
         for _ in range(self.max_tries - 1):
-            if self.model is None or self.explains(hands, self.model) or rng.random() < self.doubt:
+            if not self.models or self.explains(hands, self.models) or rng.random() < self.doubt:
                 break
             hands = self._envido_deal(rng)
         return hands
@@ -269,8 +278,96 @@ def determinize(
     history: Sequence[Mapping[str, Any]],
     rng: random.Random,
     samples: int,
-    model: Model | None = None,
+    models: Mapping[int, Model] | None = None,
 ) -> list[State]:
     """``samples`` full states consistent with the seat's view and history."""
-    knowledge = Knowledge.of(view, history, model=model)
+    knowledge = Knowledge.of(view, history, models=models)
     return [knowledge.state(knowledge.sample(rng)) for _ in range(samples)]
+
+
+#: ``model_fit``: how many of the last completed hands it reads, and the chance that a player who
+#: does play like the model still does something else (a slip), per action.
+FIT_HANDS = 10
+SLIP = 0.05
+
+
+def model_fit(view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], model: Model) -> float:
+    """The log-likelihood ratio of ``model`` against a uniformly random player for the other
+    side's actions in the last ``FIT_HANDS`` completed hands of ``history`` in which an opponent's
+    whole hand came out: positive when the model explains them better. A model that plays as they
+    did gets ``log((1 - SLIP) * n)`` for an action among ``n`` legal ones, ``log(SLIP)`` otherwise.
+    """
+    deals = [index for index, data in enumerate(history) if data["type"] == "hand_dealt"]
+    seat = view["seat"]
+    scores, camas, cama_won = [0, 0], [0, 0], False
+    before: dict[int, tuple[list[int], list[int], bool]] = {}
+    for index, data in enumerate(history):
+        if data["type"] == "hand_dealt":
+            before[index] = (list(scores), list(camas), cama_won)
+            if cama_won:
+                scores, cama_won = [0, 0], False
+        elif data["type"] == "hand_ended":
+            scores = list(data["scores"])
+        elif data["type"] == "cama_ended":
+            camas, cama_won = list(data["camas"]), True
+    total = 0.0
+    for start, end in list(zip(deals, deals[1:], strict=False))[-FIT_HANDS:]:
+        hand = json.dumps(
+            [view["rules"], seat, before[start], start, list(history[start:end])], sort_keys=True
+        )
+        total += _hand_fit(hand, model)
+    return total
+
+
+@lru_cache(maxsize=4096)
+def _hand_fit(hand: str, model: Model) -> float:
+    """``model_fit`` of one past hand, given as the JSON of (rules, seat, the scores, camas and
+    cama flag before it, its deal's index in the history, its events)."""
+    rules, seat, (scores, camas, cama_won), version, data = json.loads(hand)
+    deal, events = data[0], [event_from_json(item) for item in data[1:]]
+    players = rules["players"]
+    played: dict[int, list[str]] = {other: [] for other in range(players)}
+    for event in events:
+        if isinstance(event, ev.CardPlayed):
+            played[event.seat].append(event.card)
+    shown = [other for other in range(players) if other % 2 != seat % 2 and len(played[other]) == 3]
+    if not shown:
+        return 0.0
+    # The shown seats' views do not depend on the cards filled in for the others.
+    mine = tuple(deal["hands"][seat])
+    pool = [card for card in DECKS[rules["deck"]] if card not in mine]
+    pool = [card for card in pool if all(card not in cards for cards in played.values())]
+    hands: list[tuple[str, ...]] = []
+    for other in range(players):
+        if other == seat:
+            hands.append(mine)
+        else:
+            missing = 3 - len(played[other])
+            hands.append((*played[other], *pool[:missing]))
+            del pool[:missing]
+    state = restore(
+        {
+            "schema": SNAPSHOT_SCHEMA,
+            "rules": rules,
+            "version": version,
+            "scores": scores,
+            "camas": camas,
+            "next_dealer": deal["dealer"],
+            "cama_won": cama_won,
+        }
+    )
+    state = evolve(state, ev.HandDealt(deal["number"], deal["dealer"], tuple(hands)))
+    total, forced = 0.0, None
+    for event in events:
+        recorded = _ACTIONS.get(type(event))
+        if isinstance(event, ev.TurnTimedOut):
+            forced = event.seat
+        elif recorded is not None:
+            actor, action = recorded(event)
+            if actor in shown and actor != forced:
+                view = view_for(state, actor)
+                options = len(view["legal_actions"])
+                total += math.log((1 - SLIP) * options if model(view) == action else SLIP)
+            forced = None
+        state = evolve(state, event)
+    return total

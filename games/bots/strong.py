@@ -1,21 +1,26 @@
 """The ``strong`` bot: determinized search over the legal actions (perfect-information playouts).
 
-For each of ``samples`` deals of the unseen cards consistent with what the seat has seen
-(``determinize``: the cards it saw where they were, an accepted envido's announcement, and, with
-``model="basic"``, deals in which ``basic`` would have acted as the other seats did are kept ten
-times as often as the others: a truco call or a quiero says something about the cards behind
-it), and each legal action, it applies the action to the rebuilt state and plays
-the rest of the hand ``playouts`` times with the ``rollout`` policy for every seat (``basic`` by
-default: deterministic, so one playout a deal; ``random``). Each end of hand is scored by
-``utility``: the estimated chance that the bot's side wins the match from the scores and camas
-reached, so that a point counts for more near the target and a falta or joc fora is weighed by
-what it does to the match, not by its size. The action with the best mean wins (the same deals
-for every action; ties go to what ``basic`` would do). A seat with one legal action, or whose
-history does not hold the current deal, does not search.
+1. **The other side's model.** ``opponents="auto"`` (the default) reads the match so far: in the
+   hands where an opponent played all three cards its whole hand is known, so ``model_fit`` can
+   tell whether it played as ``basic`` would have, or more like a random player; ``basic`` is
+   favoured a priori (``PRIOR``). ``"basic"`` or ``"random"`` fix the model.
+2. **Deals.** ``samples`` deals of the unseen cards consistent with what the seat has seen
+   (``determinize``: the cards it saw where they were, an accepted envido's announcement; with
+   ``infer``, deals in which ``basic`` would have acted as its partner, and basic-like opponents,
+   did are kept ten times as often as the others: a truco call or a quiero says something about
+   the cards behind it).
+3. **Playouts.** For each deal and legal action it applies the action to the rebuilt state and
+   plays the hand to its end ``playouts`` times: its own side with ``basic``, the other side with
+   its model. Each end of hand is scored by ``utility``: the estimated chance that the bot's side
+   wins the match from the scores and camas reached, so that a point counts for more near the
+   target and a falta or joc fora is weighed by what it does to the match, not by its size.
+4. The action with the best mean wins (the same deals for every action; ties go to what
+   ``basic`` would do). A seat with one legal action, or whose history does not lead to its
+   view, does not search.
 
-The defaults (``SAMPLES``: 12 deals with 2 players, 8 with 4; one ``basic`` playout each) keep
-a decision's CPU time around 20-25 ms on average and its p95 under 50 ms on a shared 2-core
-machine (bench/README.md, "Bots").
+The defaults (``SAMPLES``: 12 deals with 2 players, 8 with 4; one playout each) keep a decision's
+CPU time around 20-25 ms on average and its p95 under 50 ms on a shared 2-core machine
+(bench/README.md, "Bots").
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from games.engine import (
 )
 
 from . import basic, random_bot
-from .determinize import Knowledge, Model
+from .determinize import Knowledge, Model, model_fit
 
 #: Deals a decision by table size: a 4-player playout is about twice as long.
 SAMPLES = {2: 12, 4: 8}
@@ -55,9 +60,13 @@ def _basic_policy(view: dict[str, Any], rng: random.Random) -> Action:
     return basic.choose(view)
 
 
-ROLLOUTS: dict[str, Policy] = {"basic": _basic_policy, "random": random_bot.choose}
-#: How the other seats are assumed to choose, to weigh the deals by what they did (``None``: not).
-MODELS: dict[str | None, Model | None] = {"basic": basic.choose, None: None}
+#: How the other side is assumed to play, in the playouts and to read its actions: like
+#: ``basic``, at random, or (``auto``) whichever explains its revealed hands better.
+OPPONENTS = ("auto", "basic", "random")
+POLICIES: dict[str, Policy] = {"basic": _basic_policy, "random": random_bot.choose}
+#: ``auto``'s prior log-odds for ``basic`` against ``random``: one action unlike basic's
+#: (log 0.05, about -3) outweighs it, a hand played like basic's confirms it.
+PRIOR = 2.0
 
 
 def choose(
@@ -66,9 +75,11 @@ def choose(
     rng: random.Random,
     samples: int | None = None,
     playouts: int = PLAYOUTS,
-    rollout: str = "basic",
-    model: str | None = "basic",
+    opponents: str = "auto",
+    infer: bool = True,
 ) -> Action:
+    """The best legal action by the search above; ``infer=False`` samples the deals without
+    reading the other seats' actions."""
     legal = [Action.from_json(data) for data in view["legal_actions"]]
     if not legal:
         raise ValueError("the seat has no legal action in this view")
@@ -76,13 +87,27 @@ def choose(
         return legal[0]
     fallback = basic.choose(view)
     seat, side = view["seat"], view["side"]
+    if opponents == "auto":
+        basic_like = PRIOR + model_fit(view, history, basic.choose) > 0
+        opponents = "basic" if basic_like else "random"
+    # The bot's own side plays basic in the playouts; so does its partner in its reading.
+    policies = [
+        POLICIES["basic" if other % 2 == side else opponents]
+        for other in range(view["rules"]["players"])
+    ]
+    models: dict[int, Model] = {}
+    if infer:
+        models = {
+            other: basic.choose
+            for other, policy in enumerate(policies)
+            if other != seat and policy is POLICIES["basic"]
+        }
     try:
-        knowledge = Knowledge.of(view, history, model=MODELS[model])
+        knowledge = Knowledge.of(view, history, models=models)
         count = SAMPLES[view["rules"]["players"]] if samples is None else max(1, samples)
         states = [knowledge.state(knowledge.sample(rng)) for _ in range(count)]
     except (ValueError, EngineError):
         return fallback  # the history does not lead to this view: no search
-    policy = ROLLOUTS[rollout]
     totals = [0.0] * len(legal)
     rules = _Rules.of(knowledge.before.rules)
     for sample in states:
@@ -90,7 +115,7 @@ def choose(
         for index, action in enumerate(legal):
             after = apply(state, seat, action)
             for _ in range(playouts):
-                totals[index] += utility(play_out(after, policy, rng), side)
+                totals[index] += utility(play_out(after, policies, rng), side)
     best = max(
         range(len(legal)), key=lambda index: (round(totals[index], 9), legal[index] == fallback)
     )
@@ -121,10 +146,10 @@ def apply(state: State, seat: int, action: Action) -> State:
     return state
 
 
-def play_out(state: State, policy: Policy, rng: random.Random) -> State:
-    """Play the hand to its end, every seat choosing with ``policy`` over its own view."""
+def play_out(state: State, policies: Sequence[Policy], rng: random.Random) -> State:
+    """Play the hand to its end, each seat choosing with its policy over its own view."""
     while (seat := turn(state)) is not None:
-        state = apply(state, seat, policy(view_for(state, seat), rng))
+        state = apply(state, seat, policies[seat](view_for(state, seat), rng))
     return state
 
 

@@ -3,7 +3,9 @@ reproducible from a seed. No database: the bots are pure Python over the engine.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -13,9 +15,8 @@ import pytest
 from games import bots
 from games import engine as E
 from games.bots import basic, strong
-from games.bots.determinize import Knowledge, determinize, rebuild
+from games.bots.determinize import Knowledge, determinize, model_fit, rebuild
 from games.engine.events import EnvidoAccepted
-from tests.engine.test_properties import card_strings
 
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
 
@@ -31,6 +32,11 @@ class Decision:
     all_basic: bool = False  # every seat of the match played basic, without timeouts
 
 
+def card_strings(data: Any) -> set[str]:
+    """Every card named in a JSON-ready structure (whole strings: "1E" is not in "11E")."""
+    return set(re.findall(r'"(\d{1,2}[EBOC])"', json.dumps(data))) & set(E.cards.TRUCO_RANK)
+
+
 def check_blind(state: E.State, seat: int, view: dict[str, Any], history: list[Any]) -> None:
     """The bot's input holds none of the other seats' unplayed cards: not in the view, not in the
     current hand's events, and no deal of the history shows another seat's cards."""
@@ -44,7 +50,7 @@ def check_blind(state: E.State, seat: int, view: dict[str, Any], history: list[A
         assert all(cards is None for other, cards in enumerate(hands) if other != seat)
 
 
-def checked(level: str, **budget: int) -> bots.Player:
+def checked(level: str, **budget: Any) -> bots.Player:
     """A ``level`` bot whose every answer must be one of its view's legal actions."""
 
     def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> Any:
@@ -110,7 +116,8 @@ def test_strong_acts_legally_and_blind(preset: str, players: int) -> None:
     # A small budget: the search is the same, only its sample is smaller.
     seats = [checked("strong", samples=2), checked("basic")] * (players // 2)
     play(preset, players, seats, 11)
-    play(preset, players, [checked("random"), checked("strong", samples=1)] * (players // 2), 12)
+    fixed = checked("strong", samples=1, opponents="random", infer=False)
+    play(preset, players, [checked("random"), fixed] * (players // 2), 12)
 
 
 def test_the_default_strong_budget_decides_legally() -> None:
@@ -136,12 +143,16 @@ def test_determinized_states_are_consistent(preset: str, players: int) -> None:
         assert hand is not None
         # The true deal rebuilds the true state, event for event.
         assert rebuild(view, history, hand.dealt) == state
-        knowledge = Knowledge.of(view, history, model=basic.choose)
+        knowledge = Knowledge.of(view, history, models=everyone_basic(seat, players))
         assert knowledge.consistent(hand.dealt)
-        for sample in determinize(view, history, rng, 2, model=basic.choose):
+        for sample in determinize(view, history, rng, 2, everyone_basic(seat, players)):
             check_sample(state, seat, view, sample)
             assert sample == rebuild(view, history, sample.hand.dealt)  # type: ignore[union-attr]
             assert knowledge.consistent(sample.hand.dealt)  # type: ignore[union-attr]
+
+
+def everyone_basic(seat: int, players: int) -> dict[int, Any]:
+    return {other: basic.choose for other in range(players) if other != seat}
 
 
 def check_sample(state: E.State, seat: int, view: dict[str, Any], sample: E.State) -> None:
@@ -179,9 +190,27 @@ def test_the_other_seats_model_explains_what_they_did() -> None:
             hand = decision.state.hand
             assert hand is not None
             knowledge = Knowledge.of(decision.view, decision.history)
-            assert knowledge.explains(hand.dealt, basic.choose)
+            models = everyone_basic(decision.seat, players)
+            assert knowledge.explains(hand.dealt, models)
             checked_some += 1
     assert checked_some > 100
+
+
+def test_model_fit_reads_revealed_hands() -> None:
+    """basic explains basic's revealed hands; a random player's, seldom."""
+    for preset, players in TABLES:
+        fits = [
+            model_fit(decision.view, decision.history, basic.choose)
+            for decision in decisions(preset, players)
+            if decision.all_basic
+        ]
+        assert min(fits) >= 0 and max(fits) > 10
+    lone = [  # the basic seats of the match against random players
+        model_fit(decision.view, decision.history, basic.choose)
+        for decision in decisions("argentino", 2)
+        if not decision.all_basic and decision.seat == 0
+    ]
+    assert min(lone) < -strong.PRIOR
 
 
 def test_envido_announcements_constrain_the_deals() -> None:
