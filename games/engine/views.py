@@ -7,18 +7,20 @@ another player's unplayed cards, the deck order, or a losing envido value.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from . import events as ev
 from .actions import TRUCO_CALLS
 from .cards import envido_of
 from .referee import legal_actions, turn
+from .rules import Rules
 from .state import Hand, State, side_of
 
 
 def view_for(state: State, seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = {
-        "rules": state.rules.to_json(),
+        "rules": dict(_rules_json(state.rules)),
         "version": state.version,
         "seat": seat,
         "side": None if seat is None else side_of(seat),
@@ -34,6 +36,12 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         view["legal_actions"] = [action.to_json() for action in legal_actions(state, seat)]
     return view
+
+
+@lru_cache(maxsize=64)
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    """A game's rules never change: serialise them once, not at every view (bots ask often)."""
+    return rules.to_json()
 
 
 def _hand_view(state: State, hand: Hand, seat: int | None) -> dict[str, Any]:
