@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from games import engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
-from games.store import load_events, load_state
+from games.store import get_game, load_events, load_state
 from players.selectors import rating_changes_for
 
 #: Every seat of a game with its player, for a view: ``prefetch_related(SEATS_WITH_PLAYERS)``.
@@ -34,10 +33,7 @@ def viewer_seat(game: Game, player: Any) -> int | None:
 def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
     """The game (its seats and players loaded with it) and the viewer's seat (None for a
     spectator); private games exist only for their players."""
-    try:
-        game = Game.objects.prefetch_related(SEATS_WITH_PLAYERS).get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
-        raise GameNotFound() from None
+    game = get_game(Game.objects.prefetch_related(SEATS_WITH_PLAYERS), game_id)
     seat = next((s.number for s in game.seats.all() if s.player_id == _pk(player)), None)
     if seat is None and game.visibility == Game.Visibility.PRIVATE:
         raise GameNotFound()
@@ -48,10 +44,7 @@ def current_etag(game_id: Any, player: Any) -> str:
     """The viewer's ETag of a game in one query, so that an unchanged game costs almost nothing
     (the same visibility rule as ``visible_game``)."""
     mine = Seat.objects.filter(game=OuterRef("pk"), player_id=_pk(player)).values("number")[:1]
-    try:
-        game = Game.objects.annotate(my_seat=Subquery(mine)).only(*_TAGGED).get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
-        raise GameNotFound() from None
+    game = get_game(Game.objects.annotate(my_seat=Subquery(mine)).only(*_TAGGED), game_id)
     if game.my_seat is None and game.visibility == Game.Visibility.PRIVATE:
         raise GameNotFound()
     return etag(game, game.my_seat)

@@ -172,7 +172,7 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
                 return ActionResult(earlier.status, earlier.response, replayed=True)
             state = _active_state(game)
             if timeouts.is_due(game):
-                timeouts.apply_due(game)  # the clock is the truth; this commits, the move not
+                timeouts.apply_due(game, state)  # the clock is the truth: it commits, not the move
                 too_late: StaleVersion | None = _stale(game)
             else:
                 too_late = None

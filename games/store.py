@@ -13,7 +13,7 @@ from typing import Any
 
 import structlog
 from django.core.exceptions import ValidationError
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
 from games import clock, engine, signals
@@ -33,8 +33,13 @@ _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `rando
 
 def lock_game(game_id: Any) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here."""
+    return get_game(Game.objects.select_for_update(), game_id)
+
+
+def get_game(games: QuerySet[Game], game_id: Any) -> Game:
+    """One game of ``games`` by id; a missing game and a malformed id are both ``GameNotFound``."""
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
 

@@ -26,7 +26,7 @@ def apply_timeout(game_id: Any, version: int) -> bool:
         game = lock_game(game_id)
         if game.version != version or not is_due(game):
             return False
-        apply_due(game)
+        apply_due(game, load_state(game))
         return True
 
 
@@ -38,9 +38,9 @@ def is_due(game: Game) -> bool:
     )
 
 
-def apply_due(game: Game) -> None:
-    """The timeout of a game whose row the caller has locked and found due (``is_due``)."""
-    state = load_state(game)
+def apply_due(game: Game, state: engine.State) -> None:
+    """The timeout of a game whose row the caller has locked and found due (``is_due``), at
+    its current ``state``."""
     number, action = engine.timeout_action(state)
     seat = Seat.objects.select_for_update().get(game=game, number=number)
     seat.timeouts += 1
