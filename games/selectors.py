@@ -2,55 +2,57 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 
 from games import engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
-from games.store import get_game, load_events, load_state
+from games.store import get_game, load_events, load_state, seats_of
 from players.selectors import rating_changes_for
-
-#: Every seat of a game with its player, for a view: ``prefetch_related(SEATS_WITH_PLAYERS)``.
-SEATS_WITH_PLAYERS = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-
-
-def _seats_of(game: Game) -> list[Seat]:
-    """The seats with their players: prefetched by ``visible_game``, else one query."""
-    prefetched = getattr(game, "_prefetched_objects_cache", {})
-    if "seats" in prefetched:
-        return list(prefetched["seats"])
-    return list(Seat.objects.filter(game=game).select_related("player"))
+from truc_api import db
 
 
 def viewer_seat(game: Game, player: Any) -> int | None:
     if player is None or not player.is_authenticated:
         return None
-    return Seat.objects.filter(game=game, player=player).values_list("number", flat=True).first()
+    return next((seat.number for seat in seats_of(game) if seat.player_id == player.pk), None)
 
 
 def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
     """The game (its seats and players loaded with it) and the viewer's seat (None for a
     spectator); private games exist only for their players."""
-    game = get_game(Game.objects.prefetch_related(SEATS_WITH_PLAYERS), game_id)
-    seat = next((s.number for s in game.seats.all() if s.player_id == _pk(player)), None)
+    game = get_game(game_id)
+    seat = viewer_seat(game, player)
     if seat is None and game.visibility == Game.Visibility.PRIVATE:
         raise GameNotFound()
     return game, seat
 
 
-def current_etag(game_id: Any, player: Any) -> str:
-    """The viewer's ETag of a game in one query, so that an unchanged game costs almost nothing
-    (the same visibility rule as ``visible_game``)."""
-    mine = Seat.objects.filter(game=OuterRef("pk"), player_id=_pk(player)).values("number")[:1]
-    game = get_game(Game.objects.annotate(my_seat=Subquery(mine)).only(*_TAGGED), game_id)
-    if game.my_seat is None and game.visibility == Game.Visibility.PRIVATE:
-        raise GameNotFound()
-    return etag(game, game.my_seat)
+def current_etag(game_id: Any, player: Any) -> str | None:
+    """The viewer's ETag of a game in one query, so that an unchanged game costs almost nothing;
+    None when the game is not there for this viewer (the same visibility rule as
+    ``visible_game``: the full read then answers why)."""
+    try:
+        pk = db.key(Game, game_id)
+    except (ValueError, TypeError, ValidationError):
+        return None
+    found = db.rows(_TAGGED, [_pk(player), pk])
+    if not found:
+        return None
+    version, status, updated_at, visibility, my_seat = found[0]
+    if my_seat is None and visibility == Game.Visibility.PRIVATE:
+        return None
+    return etag_of(pk, version, status, db.moment(updated_at), my_seat)
 
 
-_TAGGED = ("id", "version", "status", "updated_at", "visibility")
+_TAGGED = (
+    "SELECT g.version, g.status, g.updated_at, g.visibility, s.number FROM games_game g"
+    " LEFT JOIN games_seat s ON s.game_id = g.id AND s.player_id = %s WHERE g.id = %s"
+)
 
 
 def _pk(player: Any) -> Any:
@@ -58,15 +60,19 @@ def _pk(player: Any) -> Any:
 
 
 def etag(game: Game, seat: int | None) -> str:
+    return etag_of(game.pk, game.version, game.status, game.updated_at, seat)
+
+
+def etag_of(game_id: Any, version: int, status: str, updated_at: Any, seat: int | None) -> str:
     """Every event is a public fact (its private parts are redacted, not hidden), so the log's
     version, the lobby's last change and the viewer's seat determine the whole view."""
     viewer = "spectator" if seat is None else f"seat{seat}"
-    changed = int(game.updated_at.timestamp() * 1_000_000)
-    return f'W/"{game.pk}-{game.version}-{game.status}-{changed}-{viewer}"'
+    changed = int(updated_at.timestamp() * 1_000_000)
+    return f'W/"{uuid.UUID(str(game_id))}-{version}-{status}-{changed}-{viewer}"'
 
 
 def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
-    seats = {seat.number: _player_ref(seat.player) for seat in _seats_of(game)}
+    seats = {seat.number: _player_ref(seat.player) for seat in seats_of(game)}
     payload: dict[str, Any] = {
         "id": str(game.pk),
         "preset": game.preset,

@@ -16,7 +16,6 @@ from typing import Any
 
 import structlog
 from django.db import IntegrityError, transaction
-from django.db.models import prefetch_related_objects
 from django.utils import timezone
 
 from games import bot_players, engine, timeouts
@@ -34,8 +33,9 @@ from games.errors import (
     StaleVersion,
 )
 from games.models import Game, IdempotencyRecord, Seat
-from games.selectors import SEATS_WITH_PLAYERS, feed_item, game_payload
-from games.store import Recorder, load_state, lock_game
+from games.selectors import feed_item, game_payload
+from games.store import Recorder, forget_seats, load_state, lock_game, seats_of
+from truc_api import db
 
 logger = structlog.get_logger(__name__)
 _CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
@@ -128,6 +128,7 @@ def leave_game(player: Any, game_id: Any) -> Game:
         if game.status != Game.Status.OPEN:
             raise GameStarted("A started game is left by resigning.")
         Seat.objects.filter(pk=seat.pk).delete()
+        forget_seats(game)
         if not Seat.objects.filter(game=game).exists():
             game.status = Game.Status.ABORTED
             game.end_reason = "abandoned"
@@ -165,11 +166,12 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
             request = _Request(
                 action, body["expected_version"], idempotency_key, _fingerprint(game.pk, body)
             )
-            earlier = IdempotencyRecord.objects.filter(player=player, key=idempotency_key).first()
-            if earlier is not None:
-                if earlier.request_hash != request.fingerprint:
+            earlier = db.rows(_EARLIER, [player.pk, idempotency_key])
+            if earlier:
+                request_hash, status, response = earlier[0]
+                if request_hash != request.fingerprint:
                     raise IdempotencyConflict()
-                return ActionResult(earlier.status, earlier.response, replayed=True)
+                return ActionResult(status, json.loads(response), replayed=True)
             state = _active_state(game)
             if timeouts.is_due(game):
                 timeouts.apply_due(game, state)  # the clock is the truth: it commits, not the move
@@ -225,15 +227,17 @@ def _perform(
     )
     # No savepoint: the game row's lock already serialises this key for this game, and a clash
     # with another game's use of the key aborts the whole action (``act`` answers 409).
-    IdempotencyRecord.objects.create(
-        player=player,
-        key=request.key,
-        game=game,
-        request_hash=request.fingerprint,
-        status=result.status,
-        response=result.body,
-    )
+    record = {"player_id": player.pk, "key": request.key, "game_id": game.pk}
+    record |= {"request_hash": request.fingerprint, "status": result.status}
+    record |= {"response": result.body, "created_at": timezone.now()}
+    db.insert(IdempotencyRecord, [record])
     return result
+
+
+_EARLIER = (
+    "SELECT request_hash, status, response FROM games_idempotencyrecord"
+    ' WHERE player_id = %s AND "key" = %s'
+)
 
 
 def _stale(game: Game) -> StaleVersion:
@@ -265,6 +269,7 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
             Seat.objects.create(game=game, number=number, player=player)
     except IntegrityError:
         raise SeatTaken() from None
+    forget_seats(game)
     if len(taken) + 1 == game.players:
         _start(game)
     else:
@@ -286,8 +291,7 @@ def _start(game: Game) -> None:
 def _seat_of(game: Game, player: Any) -> Seat:
     """The player's seat, with every seat of the game (and its player) loaded once for the
     answer's view too."""
-    prefetch_related_objects([game], SEATS_WITH_PLAYERS)
-    seat = next((seat for seat in game.seats.all() if seat.player_id == player.pk), None)
+    seat = next((seat for seat in seats_of(game) if seat.player_id == player.pk), None)
     if seat is None:
         if game.visibility == Game.Visibility.PRIVATE:
             raise GameNotFound()

@@ -7,20 +7,22 @@ hold the game row's lock (``lock_game``) for the whole transaction, so ``seq`` i
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterable
 from typing import Any
 
 import structlog
 from django.core.exceptions import ValidationError
-from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
 from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+from players.models import Player
 from players.tasks import rate_game
+from truc_api import db
 
 logger = structlog.get_logger(__name__)
 #: The columns of a game row that its events change (``Recorder.save`` writes only these).
@@ -28,31 +30,65 @@ _CHANGING = [
     *("version", "turn", "scores", "camas", "updated_at", "deadline", "status", "rated"),
     *("winner_side", "end_reason", "started_at", "finished_at", "snapshot", "snapshot_seq"),
 ]
+#: The columns of an event row, as ``Recorder.save`` inserts them.
+_EVENT = ("game_id", "seq", "type", "schema_version", "payload", "actor_id", "seat", "created_at")
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
 def lock_game(game_id: Any) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here."""
-    return get_game(Game.objects.select_for_update(), game_id)
+    return get_game(game_id, lock=True)
 
 
-def get_game(games: QuerySet[Game], game_id: Any) -> Game:
-    """One game of ``games`` by id; a missing game and a malformed id are both ``GameNotFound``."""
+def get_game(game_id: Any, *, lock: bool = False) -> Game:
+    """One game by id, in one SELECT (truc_api/db.py); a missing game and a malformed id are both
+    ``GameNotFound``."""
     try:
-        return games.get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
+        pk = db.key(Game, game_id)
+    except (ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
+    found = db.instances(Game, _GAME + (db.for_update() if lock else ""), [pk])
+    if not found:
+        raise GameNotFound()
+    return found[0]
+
+
+_GAME = "SELECT * FROM games_game WHERE id = %s"
+_SEATS = (
+    "SELECT s.*, p.username AS player_username, p.display_name AS player_display_name"
+    " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
+    " WHERE s.game_id = %s ORDER BY s.number"
+)
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """Every seat of the game, each with its player's names, in one query; kept on the game for
+    the rest of the request (``forget_seats`` after seating or unseating someone)."""
+    seats: list[Seat] | None = getattr(game, "_seats", None)
+    if seats is None:
+        seats = db.instances(Seat, _SEATS, [db.key(Game, game.pk)])
+        for seat in seats:
+            seat.player = Player(
+                pk=seat.player_id,
+                username=seat.player_username,
+                display_name=seat.player_display_name,
+            )
+        game._seats = seats  # type: ignore[attr-defined]
+    return seats
+
+
+def forget_seats(game: Game) -> None:
+    game.__dict__.pop("_seats", None)
 
 
 def load_state(game: Game) -> engine.State:
     """Fold the log from the last snapshot on (the game row keeps a copy of it, so this is one
     query), or from the first event when there is none."""
-    payloads = (
-        GameEvent.objects.filter(game=game, seq__gt=game.snapshot_seq)
-        .order_by("seq")
-        .values_list("payload", flat=True)
+    payloads = db.rows(
+        "SELECT payload FROM games_gameevent WHERE game_id = %s AND seq > %s ORDER BY seq",
+        [db.key(Game, game.pk), game.snapshot_seq],
     )
-    events = map(engine.event_from_json, payloads)
+    events = (engine.event_from_json(json.loads(payload)) for (payload,) in payloads)
     if game.snapshot is None:
         return engine.replay(events)
     state = engine.restore(game.snapshot)
@@ -111,7 +147,7 @@ class Recorder:
         """Write the events and bring the game row and the seats up to date."""
         state = self.state
         assert state is not None
-        GameEvent.objects.bulk_create(self.rows)
+        db.insert(GameEvent, [{name: getattr(row, name) for name in _EVENT} for row in self.rows])
         written, self.rows = self.rows, []
         self.written += written
         game = self.game
@@ -133,7 +169,7 @@ class Recorder:
                 "game.over", game_id=str(game.pk), winner=state.winner, reason=state.end_reason
             )
         game.deadline = clock.next_deadline(game, state)
-        game.save(update_fields=_CHANGING)  # not the rules and the other fixed columns
+        db.update(game, _CHANGING)  # not the rules and the other fixed columns
         self._update_awaiting(state)
         clock.schedule(game)
         signals.events_recorded.send(sender=Game, game=game, rows=written, state=state)
@@ -141,8 +177,12 @@ class Recorder:
 
     def _update_awaiting(self, state: engine.State) -> None:
         waiting = [seat for seat in range(state.players) if engine.may_act(state, seat)]
-        awaiting = ExpressionWrapper(Q(number__in=waiting), output_field=BooleanField())
-        Seat.objects.filter(game=self.game).update(awaiting=awaiting)
+        waiting = waiting or [-1]  # nobody: IN () is no SQL
+        marks = ", ".join(["%s"] * len(waiting))
+        db.execute(
+            f"UPDATE games_seat SET awaiting = (number IN ({marks})) WHERE game_id = %s",
+            [*waiting, db.key(Game, self.game.pk)],
+        )
 
     def _snapshot(self, deal: ev.HandDealt) -> None:
         assert self.state is not None

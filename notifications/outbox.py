@@ -10,13 +10,13 @@ from collections.abc import Iterable, Sequence
 from functools import cache, reduce
 from typing import Any
 
-from django.db.models import F
 from django.dispatch import receiver
 
 from games import engine, signals
 from games.models import Game, GameEvent, HandSnapshot
 from notifications.models import Delivery, Kind, Subscription
 from notifications.payloads import payload
+from truc_api import db
 
 #: A notice: the subscription, its owner's seat, and the kind of notification.
 Notice = tuple[Subscription, int, str]
@@ -43,13 +43,17 @@ def on_events_recorded(
 
 
 def subscribers(game: Game, seats: Iterable[int] | None = None) -> list[tuple[Subscription, int]]:
-    """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat."""
-    # One filter() call, so that both conditions and the seat annotation use the same join.
-    where: dict[str, Any] = {"player__seats__game": game}
-    if seats is not None:
-        where["player__seats__number__in"] = list(seats)
-    found = Subscription.objects.filter(**where).annotate(seat=F("player__seats__number"))
-    return [(subscription, subscription.seat) for subscription in found]
+    """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat: one
+    query, run with every action (truc_api/db.py)."""
+    found = db.instances(Subscription, _SUBSCRIBERS, [db.key(Game, game.pk)])
+    wanted = None if seats is None else set(seats)
+    return [(sub, sub.seat) for sub in found if wanted is None or sub.seat in wanted]
+
+
+_SUBSCRIBERS = (
+    "SELECT sub.*, s.number AS seat FROM notifications_subscription sub"
+    " JOIN games_seat s ON s.player_id = sub.player_id WHERE s.game_id = %s ORDER BY sub.created_at"
+)
 
 
 def kinds_for(

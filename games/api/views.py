@@ -143,7 +143,7 @@ class GameView(APIView):
         offered = request.headers.get("If-None-Match")
         if offered:
             tag = selectors.current_etag(game_id, request.user)
-            if _matches(offered, tag):
+            if tag is not None and _matches(offered, tag):
                 headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         game, seat = selectors.visible_game(game_id, request.user)
