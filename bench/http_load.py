@@ -114,7 +114,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(env: dict[str, str], port: int, workers: int, worker_class: str, log: Any) -> Any:
+def start_server(
+    env: dict[str, str], port: int, workers: int, worker_class: str, threads: int, log: Any
+) -> Any:
     command = [
         sys.executable,
         "-m",
@@ -124,6 +126,8 @@ def start_server(env: dict[str, str], port: int, workers: int, worker_class: str
         str(workers),
         "-k",
         worker_class,
+        "--threads",
+        str(threads),
         "-b",
         f"127.0.0.1:{port}",
     ]
@@ -641,7 +645,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
     parser.add_argument("--levels", default="8,16,32", help="concurrent clients, comma-separated")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
-    parser.add_argument("--worker-class", default="sync", help="gunicorn -k (sync, gthread)")
+    parser.add_argument("--worker-class", default="gthread", help="gunicorn -k (sync, gthread)")
+    parser.add_argument("--threads", type=int, default=4, help="gunicorn --threads (gthread)")
     parser.add_argument("--long-seconds", type=float, default=60.0, help="first vs last hands")
     parser.add_argument("--reads", type=int, default=300, help="200 and 304 reads, each")
     parser.add_argument("--db", default="truc_bench", help="dropped and recreated")
@@ -653,8 +658,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     print(
         f"# {os.cpu_count()} cores, Python {sys.version.split()[0]}, gunicorn -w "
-        f"{args.workers} -k {args.worker_class}; levels {levels}, {args.seconds:g} s each "
-        f"after {args.warmup:g} s of warm-up"
+        f"{args.workers} -k {args.worker_class} --threads {args.threads}; levels {levels}, "
+        f"{args.seconds:g} s each after {args.warmup:g} s of warm-up"
     )
     print(f"# server code: {_git_describe()}")
     database_url = f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{args.db}"
@@ -665,7 +670,7 @@ def main(argv: list[str] | None = None) -> None:
     log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed in the finally below
         "w", prefix="http_load-gunicorn-", suffix=".log", delete=False
     )
-    server = start_server(env, port, args.workers, args.worker_class, log)
+    server = start_server(env, port, args.workers, args.worker_class, args.threads, log)
     print(f"# gunicorn pid {server.pid} on 127.0.0.1:{port}, log {log.name}")
     try:
         pool: dict[int, Match] = {}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from games import engine
@@ -33,30 +32,25 @@ def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
 
 
 def current_etag(game_id: Any, player: Any) -> str | None:
-    """The viewer's ETag of a game in one query, so that an unchanged game costs almost nothing;
-    None when the game is not there for this viewer (the same visibility rule as
-    ``visible_game``: the full read then answers why)."""
+    """The viewer's ETag of a game in one query; None when the game is not there for this viewer
+    (the same visibility rule as ``visible_game``, which then answers why)."""
     try:
         pk = db.key(Game, game_id)
-    except (ValueError, TypeError, ValidationError):
+    except ValueError:
         return None
-    found = db.rows(_TAGGED, [_pk(player), pk])
+    found = db.rows(_TAGGED, [player.pk, pk])
     if not found:
         return None
-    version, status, updated_at, visibility, my_seat = found[0]
-    if my_seat is None and visibility == Game.Visibility.PRIVATE:
+    version, status, updated_at, visibility, seat = found[0]
+    if seat is None and visibility == Game.Visibility.PRIVATE:
         return None
-    return etag_of(pk, version, status, db.moment(updated_at), my_seat)
+    return etag_of(pk, version, status, db.moment(updated_at), seat)
 
 
 _TAGGED = (
     "SELECT g.version, g.status, g.updated_at, g.visibility, s.number FROM games_game g"
     " LEFT JOIN games_seat s ON s.game_id = g.id AND s.player_id = %s WHERE g.id = %s"
 )
-
-
-def _pk(player: Any) -> Any:
-    return player.pk if player is not None and player.is_authenticated else None
 
 
 def etag(game: Game, seat: int | None) -> str:

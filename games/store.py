@@ -176,13 +176,17 @@ class Recorder:
         return state
 
     def _update_awaiting(self, state: engine.State) -> None:
-        waiting = [seat for seat in range(state.players) if engine.may_act(state, seat)]
-        waiting = waiting or [-1]  # nobody: IN () is no SQL
-        marks = ", ".join(["%s"] * len(waiting))
+        seats = seats_of(self.game)
+        waiting = {seat for seat in range(state.players) if engine.may_act(state, seat)}
+        if all(seat.awaiting == (seat.number in waiting) for seat in seats):
+            return  # the same seat acts again: nothing to write
+        marks = ", ".join(["%s"] * len(waiting or [-1]))  # nobody: IN () is no SQL
         db.execute(
             f"UPDATE games_seat SET awaiting = (number IN ({marks})) WHERE game_id = %s",
-            [*waiting, db.key(Game, self.game.pk)],
+            [*(waiting or [-1]), db.key(Game, self.game.pk)],
         )
+        for seat in seats:
+            seat.awaiting = seat.number in waiting
 
     def _snapshot(self, deal: ev.HandDealt) -> None:
         assert self.state is not None

@@ -1,5 +1,6 @@
 """Authentication: knox tokens (hashed, expiring, one per device)."""
 
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
@@ -9,7 +10,7 @@ from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.crypto import hash_token
 from knox.models import AuthToken
-from knox.settings import CONSTANTS
+from knox.settings import CONSTANTS, knox_settings
 from rest_framework.exceptions import AuthenticationFailed
 
 from players.models import Player
@@ -21,6 +22,24 @@ _TOKEN = (
     "SELECT p.*, t.expiry AS token_expiry FROM knox_authtoken t"
     " JOIN players_player p ON p.id = t.user_id WHERE t.digest = %s AND t.token_key = %s"
 )
+
+
+@dataclass(frozen=True)
+class Token:
+    digest: str  # knox's primary key
+    key: str  # the first characters, which knox keeps in clear and indexes
+
+
+def token_lookup(header: str) -> Token | None:
+    """What finds the token of an ``Authorization: Token <token>`` header; None for any other
+    header (knox's own checks then answer why it is wrong)."""
+    parts = header.split()
+    if len(parts) != 2 or parts[0].lower() != knox_settings.AUTH_HEADER_PREFIX.lower():
+        return None
+    try:
+        return Token(hash_token(parts[1]), parts[1][: CONSTANTS.TOKEN_KEY_LENGTH])
+    except (UnicodeError, ValueError):
+        return None
 
 
 class TokenAuthentication(KnoxTokenAuthentication):
@@ -36,17 +55,16 @@ class TokenAuthentication(KnoxTokenAuthentication):
     def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
         invalid = AuthenticationFailed(_("Invalid token."))
         try:
-            text = token.decode()
-            digest = hash_token(text)
-        except (UnicodeDecodeError, ValueError):
+            lookup = token_lookup(f"{knox_settings.AUTH_HEADER_PREFIX} {token.decode()}")
+        except UnicodeDecodeError:
             raise invalid from None
-        found = db.instances(Player, _TOKEN, [digest, text[: CONSTANTS.TOKEN_KEY_LENGTH]])
-        if not found:
+        found = lookup and db.instances(Player, _TOKEN, [lookup.digest, lookup.key])
+        if not lookup or not found:
             raise invalid
         player = found[0]
         auth_token = AuthToken(
-            digest=digest,
-            token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH],
+            digest=lookup.digest,
+            token_key=lookup.key,
             user=player,
             expiry=db.moment(player.token_expiry),
         )

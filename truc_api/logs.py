@@ -71,6 +71,11 @@ def logging_config(*, json: bool, level: str) -> dict[str, Any]:
     }
 
 
+def request_id_from(sent: str) -> str:
+    """The client's X-Request-ID if it is short and plain, else a new one."""
+    return sent if _CLIENT_REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+
+
 class RequestIdMiddleware:
     """Give each request an id, bind it to every log line and return it in X-Request-ID."""
 
@@ -78,8 +83,7 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        sent = request.headers.get(REQUEST_ID_HEADER, "")
-        request_id = sent if _CLIENT_REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+        request_id = request_id_from(request.META.get("HTTP_X_REQUEST_ID", ""))
         # Cleared here rather than on the way out: Django logs a failed request's line, and the
         # server its access line, after the middleware has returned.
         structlog.contextvars.clear_contextvars()

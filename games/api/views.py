@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.api import docs
+from games.api import conditional, docs
 from games.api.serializers import (
     ActionResultSerializer,
     ActionSerializer,
@@ -140,14 +140,15 @@ class GameView(APIView):
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
+        # Most polls that still match were answered 304 before Django (conditional.py).
         offered = request.headers.get("If-None-Match")
         if offered:
             tag = selectors.current_etag(game_id, request.user)
-            if tag is not None and _matches(offered, tag):
-                headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
+            if tag is not None and conditional.matches(offered, tag):
+                headers = {"ETag": tag, **conditional.CACHING}
                 return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         game, seat = selectors.visible_game(game_id, request.user)
-        headers = {"ETag": selectors.etag(game, seat), "Cache-Control": "private, no-cache"}
+        headers = {"ETag": selectors.etag(game, seat), **conditional.CACHING}
         return Response(selectors.game_view(game, seat), headers=headers)
 
 
@@ -252,13 +253,6 @@ class ExportView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game, seat = selectors.visible_game(game_id, request.user)
         return Response(selectors.export(game, seat))
-
-
-def _matches(if_none_match: str | None, tag: str) -> bool:
-    if not if_none_match:
-        return False
-    offered = {candidate.strip() for candidate in if_none_match.split(",")}
-    return "*" in offered or tag in offered
 
 
 def _idempotency_key(request: Request) -> str:

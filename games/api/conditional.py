@@ -1,0 +1,135 @@
+"""Polling a game with ``If-None-Match``: an unchanged game answered 304 before Django, with one
+query for the token, the game and the viewer's seat.
+
+A polling client asks far more often than the game changes, and the fixed cost of a request (the
+request handler, the middleware stack, DRF, the token lookup, the connection check) was most of a
+304's cost (bench/README.md). This WSGI layer answers only the one case it can prove: a valid
+token, a game its bearer may see, an ETag that still matches, a throttle that allows it, no CORS
+request. Anything else (no token, a wrong or expired one, an invisible game, a changed game, a
+throttled client, a database error) goes on to Django untouched, where ``GameView`` gives the
+full answer or the error: both paths compute the tag with ``selectors.etag_of`` under the same
+visibility rule, and tests/games/test_conditional_reads.py compares them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import DatabaseError, connection
+from django.utils import timezone
+from rest_framework.throttling import UserRateThrottle
+
+from games.models import Game
+from games.selectors import etag_of
+from truc_api import db
+from truc_api.authentication import token_lookup
+from truc_api.logs import REQUEST_ID_HEADER, request_id_from
+
+_GAME_PATH = re.compile(r"/api/games/([0-9A-Fa-f-]{32,36})")
+_TAGGED = (
+    "SELECT p.id, t.expiry, p.is_active, s.number, g.version, g.status, g.updated_at,"
+    " g.visibility FROM knox_authtoken t JOIN players_player p ON p.id = t.user_id"
+    " JOIN games_game g ON g.id = %s"
+    " LEFT JOIN games_seat s ON s.game_id = g.id AND s.player_id = p.id"
+    " WHERE t.digest = %s AND t.token_key = %s"
+)
+#: The caching headers of every answer to a game read.
+CACHING = {"Cache-Control": "private, no-cache"}
+_NOT_MODIFIED = f"{HTTPStatus.NOT_MODIFIED.value} {HTTPStatus.NOT_MODIFIED.phrase}"
+
+WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+def matches(if_none_match: str | None, tag: str) -> bool:
+    if not if_none_match:
+        return False
+    offered = {candidate.strip() for candidate in if_none_match.split(",")}
+    return "*" in offered or tag in offered
+
+
+class ConditionalReads:
+    """Wraps the Django WSGI application (truc_api/wsgi.py)."""
+
+    def __init__(self, app: WsgiApp) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        tag = _unchanged(environ)
+        if tag is None:
+            return self.app(environ, start_response)
+        request_id = request_id_from(environ.get("HTTP_X_REQUEST_ID", ""))
+        headers = {"ETag": tag, **CACHING, REQUEST_ID_HEADER: request_id}
+        start_response(_NOT_MODIFIED, list(headers.items()))
+        return []
+
+
+def _unchanged(environ: dict[str, Any]) -> str | None:
+    """The viewer's ETag when the request is a poll it still matches, else None."""
+    offered = environ.get("HTTP_IF_NONE_MATCH")
+    if not offered or environ.get("REQUEST_METHOD") != "GET" or "HTTP_ORIGIN" in environ:
+        return None  # CORS requests need the CORS middleware's headers
+    path = _GAME_PATH.fullmatch(environ.get("PATH_INFO", ""))
+    token = token_lookup(environ.get("HTTP_AUTHORIZATION", ""))
+    if path is None or token is None or not _allowed_host(environ):
+        return None
+    try:
+        game_pk = db.key(Game, path[1])
+    except ValueError:
+        return None
+    found = _tagged([game_pk, token.digest, token.key])
+    if not found:
+        return None
+    player, expiry, active, seat, version, status, updated_at, visibility = found[0]
+    if not active or (expiry is not None and db.moment(expiry) < timezone.now()):
+        return None
+    if seat is None and visibility == Game.Visibility.PRIVATE:
+        return None
+    tag = etag_of(game_pk, version, status, db.moment(updated_at), seat)
+    # Counted like every other request of the player's (DRF's user throttle, the same cache).
+    throttled = _Throttled(_Bearer(player), environ)
+    if not matches(offered, tag) or not UserRateThrottle().allow_request(throttled, None):
+        return None
+    return tag
+
+
+def _allowed_host(environ: dict[str, Any]) -> bool:
+    """Django's own ALLOWED_HOSTS check, which its middleware would have made."""
+    try:
+        WSGIRequest(environ).get_host()
+    except DisallowedHost:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Bearer:
+    """What DRF's user throttle needs of a user."""
+
+    pk: int
+    is_authenticated: bool = True
+
+
+@dataclass(frozen=True)
+class _Throttled:
+    """What DRF's user throttle needs of a request."""
+
+    user: _Bearer
+    META: dict[str, Any]
+
+
+def _tagged(params: list[Any]) -> list[tuple[Any, ...]] | None:
+    """The poll's one query. Outside Django's request cycle: no connection check first (a round
+    trip, CONN_HEALTH_CHECKS); a connection found broken here is closed, and the request goes on
+    to Django, which opens a new one."""
+    connection.health_check_done = True
+    try:
+        return db.rows(_TAGGED, params)
+    except DatabaseError:
+        connection.close_if_unusable_or_obsolete()
+        return None
