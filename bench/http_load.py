@@ -114,28 +114,29 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(
-    env: dict[str, str], port: int, workers: int, worker_class: str, threads: int, log: Any
-) -> Any:
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "truc_api.wsgi",
-        "-w",
-        str(workers),
-        "-k",
-        worker_class,
-        "--threads",
-        str(threads),
-        "-b",
-        f"127.0.0.1:{port}",
+def server_command(
+    server: str, port: int, workers: int, worker_class: str, threads: int
+) -> list[str]:
+    """The deployment's server (granian, as in docker-compose.yml) or gunicorn, for comparison."""
+    if server == "granian":
+        return [
+            str(Path(sys.executable).parent / "granian"),
+            *("--interface", "wsgi", "--workers", str(workers)),
+            *("--blocking-threads", str(threads), "--host", "127.0.0.1", "--port", str(port)),
+            "truc_api.wsgi:application",
+        ]
+    return [
+        *(sys.executable, "-m", "gunicorn", "truc_api.wsgi", "-w", str(workers)),
+        *("-k", worker_class, "--threads", str(threads), "-b", f"127.0.0.1:{port}"),
     ]
+
+
+def start_server(command: list[str], env: dict[str, str], port: int, log: Any) -> Any:
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit(f"gunicorn exited with {server.returncode}; see {log.name}")
+            raise SystemExit(f"the server exited with {server.returncode}; see {log.name}")
         with contextlib.suppress(OSError, http.client.HTTPException):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             conn.request("GET", "/api/health/live")
@@ -145,7 +146,7 @@ def start_server(
                 return server
         time.sleep(0.2)
     server.terminate()
-    raise SystemExit(f"gunicorn did not answer within 60 s; see {log.name}")
+    raise SystemExit(f"the server did not answer within 60 s; see {log.name}")
 
 
 def stop_server(server: Any) -> None:
@@ -644,9 +645,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds a level")
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
     parser.add_argument("--levels", default="8,16,32", help="concurrent clients, comma-separated")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
+    parser.add_argument("--server", default="granian", choices=("granian", "gunicorn"))
+    parser.add_argument("--workers", type=int, default=2, help="server processes")
+    parser.add_argument("--threads", type=int, default=1, help="threads a process runs the app on")
     parser.add_argument("--worker-class", default="gthread", help="gunicorn -k (sync, gthread)")
-    parser.add_argument("--threads", type=int, default=4, help="gunicorn --threads (gthread)")
     parser.add_argument("--long-seconds", type=float, default=60.0, help="first vs last hands")
     parser.add_argument("--reads", type=int, default=300, help="200 and 304 reads, each")
     parser.add_argument("--db", default="truc_bench", help="dropped and recreated")
@@ -657,8 +659,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# bench/http_load.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
     print(f"# uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     print(
-        f"# {os.cpu_count()} cores, Python {sys.version.split()[0]}, gunicorn -w "
-        f"{args.workers} -k {args.worker_class} --threads {args.threads}; levels {levels}, "
+        f"# {os.cpu_count()} cores, Python {sys.version.split()[0]}, {args.server}, "
+        f"{args.workers} processes x {args.threads} threads; levels {levels}, "
         f"{args.seconds:g} s each after {args.warmup:g} s of warm-up"
     )
     print(f"# server code: {_git_describe()}")
@@ -668,10 +670,11 @@ def main(argv: list[str] | None = None) -> None:
     tokens = migrate_and_make_tokens(env, 2 * max(levels, default=1) + 2)
     port = free_port()
     log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed in the finally below
-        "w", prefix="http_load-gunicorn-", suffix=".log", delete=False
+        "w", prefix="http_load-server-", suffix=".log", delete=False
     )
-    server = start_server(env, port, args.workers, args.worker_class, args.threads, log)
-    print(f"# gunicorn pid {server.pid} on 127.0.0.1:{port}, log {log.name}")
+    command = server_command(args.server, port, args.workers, args.worker_class, args.threads)
+    server = start_server(command, env, port, log)
+    print(f"# {args.server} pid {server.pid} on 127.0.0.1:{port}, log {log.name}")
     try:
         pool: dict[int, Match] = {}
         results = []

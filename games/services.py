@@ -166,12 +166,13 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
             request = _Request(
                 action, body["expected_version"], idempotency_key, _fingerprint(game.pk, body)
             )
-            earlier = db.rows(_EARLIER, [player.pk, idempotency_key])
-            if earlier:
-                request_hash, status, response = earlier[0]
-                if request_hash != request.fingerprint:
-                    raise IdempotencyConflict()
-                return ActionResult(status, json.loads(response), replayed=True)
+            # The key is looked up only when the request cannot go through as it is (a retry of
+            # an action that was done finds the game moved on); a key reused for a new action
+            # that goes through fails at its INSERT (``_perform``).
+            if request.expected_version != game.version or timeouts.is_due(game):
+                earlier = _earlier(player, request)
+                if earlier is not None:
+                    return earlier
             state = _active_state(game)
             if timeouts.is_due(game):
                 timeouts.apply_due(game, state)  # the clock is the truth: it commits, not the move
@@ -180,9 +181,10 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
                 too_late = None
                 result = _perform(player, game, seat, state, request)
     except IntegrityError as error:
-        if "idempotency_key_unique" not in str(error):
+        if "idempotency" not in str(error):  # PostgreSQL names the constraint, SQLite the table
             raise
-        # The same key, at the same moment, for another game: the whole action rolled back.
+        # The key was used for another action (of this game, or at this moment of another
+        # game's): the whole action rolled back.
         raise IdempotencyConflict() from None
     if too_late is not None:
         raise too_late
@@ -207,31 +209,47 @@ def _perform(
     try:
         events = engine.decide(state, seat.number, action)
     except engine.IllegalAction as error:
+        earlier = _earlier(player, request)  # a key reused for another request: a conflict
+        if earlier is not None:
+            return earlier
         raise RuleViolation(error, current_version=game.version) from None
     if seat.timeouts or not seat.has_acted:
         seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
         seat.save(update_fields=["timeouts", "has_acted"])
-    recorder = Recorder(game, state)
-    recorder.record(events, actor=player, seat=seat.number)
-    recorder.deal_if_due()
-    state = recorder.save()
+    with db.pipeline():  # the writes below need no answer: they share round trips
+        recorder = Recorder(game, state)
+        recorder.record(events, actor=player, seat=seat.number)
+        recorder.deal_if_due()
+        state = recorder.save()
+        result = ActionResult(
+            201,
+            {
+                "version": game.version,
+                "events": [feed_item(row, seat.number) for row in recorder.written],
+                "game": game_payload(game, state, seat.number),
+            },
+        )
+        # No savepoint: a clash with an earlier use of the key aborts the whole action (``act``
+        # answers 409).
+        record = {"player_id": player.pk, "key": request.key, "game_id": game.pk}
+        record |= {"request_hash": request.fingerprint, "status": result.status}
+        record |= {"response": result.body, "created_at": timezone.now()}
+        db.insert(IdempotencyRecord, [record])
     # What was done, by whom, at which version: the kind of action only, never a card.
     logger.info("game.action", seat=seat.number, action=action.type, version=game.version)
-    result = ActionResult(
-        201,
-        {
-            "version": game.version,
-            "events": [feed_item(row, seat.number) for row in recorder.written],
-            "game": game_payload(game, state, seat.number),
-        },
-    )
-    # No savepoint: the game row's lock already serialises this key for this game, and a clash
-    # with another game's use of the key aborts the whole action (``act`` answers 409).
-    record = {"player_id": player.pk, "key": request.key, "game_id": game.pk}
-    record |= {"request_hash": request.fingerprint, "status": result.status}
-    record |= {"response": result.body, "created_at": timezone.now()}
-    db.insert(IdempotencyRecord, [record])
     return result
+
+
+def _earlier(player: Any, request: _Request) -> ActionResult | None:
+    """The stored answer to this request, if it was made before; the same key with another
+    request is a conflict."""
+    found = db.rows(_EARLIER, [player.pk, request.key])
+    if not found:
+        return None
+    request_hash, status, response = found[0]
+    if request_hash != request.fingerprint:
+        raise IdempotencyConflict()
+    return ActionResult(status, json.loads(response), replayed=True)
 
 
 _EARLIER = (

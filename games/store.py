@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
+from functools import reduce
 from typing import Any
 
 import structlog
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.utils import timezone
 
 from games import clock, engine, signals
@@ -25,11 +29,13 @@ from players.tasks import rate_game
 from truc_api import db
 
 logger = structlog.get_logger(__name__)
-#: The columns of a game row that its events change (``Recorder.save`` writes only these).
+#: The columns of a game row that its events change (``Recorder.save`` writes only these, and the
+#: snapshot's two only after a deal).
 _CHANGING = [
     *("version", "turn", "scores", "camas", "updated_at", "deadline", "status", "rated"),
-    *("winner_side", "end_reason", "started_at", "finished_at", "snapshot", "snapshot_seq"),
+    *("winner_side", "end_reason", "started_at", "finished_at"),
 ]
+_SNAPSHOT = ["snapshot", "snapshot_seq"]
 #: The columns of an event row, as ``Recorder.save`` inserts them.
 _EVENT = ("game_id", "seq", "type", "schema_version", "payload", "actor_id", "seat", "created_at")
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
@@ -53,7 +59,11 @@ def get_game(game_id: Any, *, lock: bool = False) -> Game:
     return found[0]
 
 
-_GAME = "SELECT * FROM games_game WHERE id = %s"
+# Every column but the snapshot, which only a fold that misses the recent states reads (in
+# ``load_state``, with the log's tail): left out, the field is deferred.
+_GAME = "SELECT {} FROM games_game WHERE id = %s".format(
+    ", ".join(field.column for field in Game._meta.concrete_fields if field.name != "snapshot")
+)
 _SEATS = (
     "SELECT s.*, p.username AS player_username, p.display_name AS player_display_name"
     " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
@@ -82,19 +92,76 @@ def forget_seats(game: Game) -> None:
 
 
 def load_state(game: Game) -> engine.State:
-    """Fold the log from the last snapshot on (the game row keeps a copy of it, so this is one
-    query), or from the first event when there is none."""
-    payloads = db.rows(
-        "SELECT payload FROM games_gameevent WHERE game_id = %s AND seq > %s ORDER BY seq",
-        [db.key(Game, game.pk), game.snapshot_seq],
-    )
-    events = (engine.event_from_json(json.loads(payload)) for (payload,) in payloads)
-    if game.snapshot is None:
-        return engine.replay(events)
-    state = engine.restore(game.snapshot)
-    for event in events:
-        state = engine.evolve(state, event)
+    """The state at ``game.version``: kept in memory from an earlier request of this process when
+    it can be, else folded from the last snapshot on (one query for both), or from the first event
+    when there is none."""
+    state = _recent.get(game.pk, game.version)
+    if state is not None:
+        return state
+    pk = db.key(Game, game.pk)
+    found = db.rows(_SNAPSHOT_AND_TAIL, [pk, pk, pk])
+    snapshot = json.loads(found[0][2]) if found and found[0][0] == 0 else None
+    events = (engine.event_from_json(json.loads(payload)) for kind, _, payload in found if kind)
+    if snapshot is None:
+        state = engine.replay(events)
+    else:
+        state = reduce(engine.evolve, events, engine.restore(snapshot))
+    _recent.put(game.pk, state)  # read from committed rows: it stands
     return state
+
+
+# The game row's copy of its last snapshot and the events after it, read at one moment (an action
+# may commit between two statements of a read, with a new snapshot).
+_SNAPSHOT_AND_TAIL = (
+    "SELECT 0, snapshot_seq, snapshot FROM games_game WHERE id = %s AND snapshot IS NOT NULL"
+    " UNION ALL SELECT 1, seq, payload FROM games_gameevent"
+    " WHERE game_id = %s AND seq > (SELECT snapshot_seq FROM games_game WHERE id = %s)"
+    " ORDER BY 1, 2"
+)
+
+
+class _RecentStates:
+    """The last state of the games this process served lately. A state is the fold of the log up
+    to its version, and the log below a version never changes: an entry is never wrong, only
+    old, and an old one is not used. Filled after commit only (a rolled-back action's state
+    never was)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.states: OrderedDict[Any, engine.State] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, game_id: Any, version: int) -> engine.State | None:
+        with self.lock:
+            state = self.states.get(game_id)
+            if state is None or state.version != version:
+                return None
+            self.states.move_to_end(game_id)
+            return state
+
+    def put(self, game_id: Any, state: engine.State) -> None:
+        with self.lock:
+            known = self.states.get(game_id)
+            if known is None or known.version < state.version:
+                self.states[game_id] = state
+            self.states.move_to_end(game_id)
+            if len(self.states) > self.size:
+                self.states.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.states.clear()
+
+
+_recent = _RecentStates(size=4096)
+
+
+def recent_state(game_id: Any, version: int) -> engine.State | None:
+    return _recent.get(game_id, version)
+
+
+def forget_recent_states() -> None:
+    _recent.clear()
 
 
 def load_events(game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
@@ -110,6 +177,7 @@ class Recorder:
         self.state = state
         self.rows: list[GameEvent] = []  # recorded, not yet written
         self.written: list[GameEvent] = []
+        self.dealt = False  # a deal took a new snapshot
 
     def record(
         self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
@@ -169,10 +237,12 @@ class Recorder:
                 "game.over", game_id=str(game.pk), winner=state.winner, reason=state.end_reason
             )
         game.deadline = clock.next_deadline(game, state)
-        db.update(game, _CHANGING)  # not the rules and the other fixed columns
+        # Not the rules and the other fixed columns.
+        db.update(game, _CHANGING + _SNAPSHOT if self.dealt else _CHANGING)
         self._update_awaiting(state)
         clock.schedule(game)
         signals.events_recorded.send(sender=Game, game=game, rows=written, state=state)
+        transaction.on_commit(lambda: _recent.put(game.pk, state))
         return state
 
     def _update_awaiting(self, state: engine.State) -> None:
@@ -195,6 +265,7 @@ class Recorder:
             game=self.game, hand_number=deal.number, seq=self.state.version, state=snapshot
         )
         self.game.snapshot, self.game.snapshot_seq = snapshot, self.state.version
+        self.dealt = True
 
     def _follow(self, event: ev.Event) -> None:
         state = self.state

@@ -4,86 +4,146 @@ action.
 Building a query with the ORM costs more here than running it: 0.6 ms for ``get(pk=...)`` and 1.8
 ms with its seats prefetched, against 0.1 ms for the same SELECT through a cursor (bench/README.md,
 "Where the time goes"). The SQL stays plain enough for PostgreSQL and the embedded SQLite alike;
-values pass through the model fields, which know each backend's types.
+values pass through the model fields, which know each backend's types. What can be worked out
+once (a query's column plan, an INSERT's text) is kept on the connection.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import uuid
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.dateparse import parse_datetime
 
+M = TypeVar("M", bound=models.Model)
+Params = Sequence[Any]
 
-def rows(sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+
+def rows(sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
 
 
-def instances(model: type[M], sql: str, params: list[Any] | tuple[Any, ...] = ()) -> list[M]:
-    """The rows of ``sql`` as ``model`` instances, like ``model.objects.raw`` but with its column
-    plan worked out once per query shape: a column of the model's table becomes its field (read
-    through the field's converters), any other column an attribute of that name."""
+def execute(sql: str, params: Params = ()) -> None:
+    """Run a write (inside ``pipeline``, without waiting for its answer)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        columns = tuple(column[0] for column in cursor.description)
-        found = cursor.fetchall()
-    plan = _plan(model, columns)
-    converters = [(index, field, _converters(field, col)) for index, field, col in plan.converted]
+
+
+def instances(model: type[M], sql: str, params: Params = ()) -> list[M]:
+    """The rows of ``sql`` as ``model`` instances, like ``model.objects.raw`` but with its column
+    plan worked out once per query: a column of the model's table becomes its field (read through
+    the field's converters), any other column an attribute of that name."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()  # first: in a pipeline, the answer (and description) comes now
+        plan = _cache(db).get((model, sql))
+        if plan is None:
+            columns = tuple(column[0] for column in cursor.description)
+            plan = _cache(db)[model, sql] = _Plan.make(db, model, columns)
     made = []
     for row in found:
         values = list(row)
-        for index, field, functions in converters:
+        for index, field, functions in plan.converted:
             for convert in functions:
-                values[index] = convert(values[index], field, connection)
-        instance = model.from_db(connection.alias, None, [values[i] for i in plan.fields])
+                values[index] = convert(values[index], field, db)
+        instance = model.from_db(db.alias, plan.names, [values[i] for i in plan.fields])
         for index, name in plan.extra:
             setattr(instance, name, values[index])
         made.append(instance)
     return made
 
 
-M = TypeVar("M", bound=models.Model)
-
-
 @dataclass(frozen=True)
 class _Plan:
-    fields: list[int]  # for each concrete field of the model, in order: its column's index
-    converted: list[tuple[int, Any, Any]]  # (index, field, its Col) of the fields with converters
+    names: list[str]  # the attnames of the model's concrete fields the query has, in order
+    fields: list[int]  # for each of them: its column's index
+    converted: list[tuple[int, Any, list[Any]]]  # (index, field, converters) where there are any
     extra: list[tuple[int, str]]  # (index, name) of the columns that are no field
 
-
-@functools.cache
-def _plan(model: type[models.Model], columns: tuple[str, ...]) -> _Plan:
-    index = {name: i for i, name in enumerate(columns)}
-    table = model._meta.db_table
-    fields = model._meta.concrete_fields
-    missing = [field.column for field in fields if field.column not in index]
-    assert not missing, f"{table}: the query leaves out {missing}"
-    converted = [(index[f.column], f, f.get_col(table)) for f in fields]
-    known = {field.column for field in fields}
-    return _Plan(
-        fields=[index[field.column] for field in fields],
-        converted=[entry for entry in converted if _converters(entry[1], entry[2])],
-        extra=[(i, name) for name, i in index.items() if name not in known],
-    )
-
-
-def _converters(field: Any, col: Any) -> list[Any]:
-    """The backend's converters, then the field's (``from_db_value``), as the ORM applies them."""
-    return [*connection.ops.get_db_converters(col), *field.get_db_converters(connection)]
+    @classmethod
+    def make(cls, db: BaseDatabaseWrapper, model: type[M], columns: tuple[str, ...]) -> _Plan:
+        """A field the query leaves out is deferred: Django loads it if it is ever read."""
+        index: dict[str | None, int] = {name: i for i, name in enumerate(columns)}
+        table = model._meta.db_table
+        fields = [field for field in model._meta.concrete_fields if field.column in index]
+        # The backend's converters, then the field's (``from_db_value``), as the ORM applies them.
+        converted = [
+            (index[field.column], field, _converters(db, field, table)) for field in fields
+        ]
+        known = {field.column for field in fields}
+        return cls(
+            names=[field.attname for field in fields],
+            fields=[index[field.column] for field in fields],
+            converted=[entry for entry in converted if entry[2]],
+            extra=[(i, name) for name, i in index.items() if name and name not in known],
+        )
 
 
-def execute(sql: str, params: list[Any] | tuple[Any, ...] = ()) -> int:
-    """Run a write; the number of rows it changed."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return int(cursor.rowcount)
+def _converters(db: BaseDatabaseWrapper, field: Any, table: str) -> list[Any]:
+    return [*db.ops.get_db_converters(field.get_col(table)), *field.get_db_converters(db)]
+
+
+def insert(model: type[models.Model], records: list[dict[str, Any]]) -> None:
+    """One multi-row INSERT of ``records`` (the same field names or attnames in each), every value
+    prepared by its field as ``bulk_create`` would, without its compiler."""
+    if not records:
+        return
+    db = connections[DEFAULT_DB_ALIAS]
+    names = tuple(records[0])
+    cached = _cache(db).get((model, names, len(records)))
+    if cached is None:
+        fields = [_field(model, name) for name in names]
+        columns = ", ".join(_quote(db, field.column) for field in fields)
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        values = ", ".join([row] * len(records))
+        sql = f"INSERT INTO {_quote(db, model._meta.db_table)} ({columns}) VALUES {values}"
+        cached = _cache(db)[model, names, len(records)] = (sql, fields)
+    sql, fields = cached
+    params = [
+        field.get_db_prep_save(record[name], db)
+        for record in records
+        for name, field in zip(names, fields, strict=True)
+    ]
+    execute(sql, params)
+
+
+def update(instance: models.Model, names: list[str]) -> None:
+    """``instance.save(update_fields=names)`` in one UPDATE, without its compiler."""
+    db = connections[DEFAULT_DB_ALIAS]
+    model = type(instance)
+    cached = _cache(db).get((model, tuple(names)))
+    if cached is None:
+        fields = [_field(model, name) for name in names]
+        pk = _field(model, "pk")
+        assignments = ", ".join(f"{_quote(db, field.column)} = %s" for field in fields)
+        table = _quote(db, model._meta.db_table)
+        sql = f"UPDATE {table} SET {assignments} WHERE {_quote(db, pk.column)} = %s"
+        cached = _cache(db)[model, tuple(names)] = (sql, fields, pk)
+    sql, fields, pk = cached
+    params = [field.get_db_prep_save(getattr(instance, field.attname), db) for field in fields]
+    execute(sql, [*params, pk.get_db_prep_value(instance.pk, db)])
+
+
+@contextlib.contextmanager
+def pipeline() -> Iterator[None]:
+    """Send statements without waiting for each one's answer (psycopg's pipeline mode; PostgreSQL
+    only): the writes of an action travel with the next read that needs an answer, or together at
+    the end of the block, instead of a round trip each. An error surfaces there, as Django's."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
 
 
 def for_update() -> str:
@@ -96,11 +156,10 @@ def key(model: type[models.Model], value: Any) -> Any:
     """A primary key as the backend stores it (SQLite keeps a UUID as 32 hex digits).
 
     Raises ValueError for a value that is no key at all (a malformed UUID in a URL, say)."""
-    field = model._meta.pk
-    assert field is not None
+    field = _field(model, "pk")
     if isinstance(field, models.UUIDField) and not isinstance(value, uuid.UUID):
         value = uuid.UUID(str(value))
-    return field.get_db_prep_value(value, connection)
+    return field.get_db_prep_value(value, connections[DEFAULT_DB_ALIAS])
 
 
 def moment(value: Any) -> datetime | None:
@@ -112,47 +171,18 @@ def moment(value: Any) -> datetime | None:
     return parsed.replace(tzinfo=UTC)
 
 
-def stamp(value: datetime | None) -> Any:
-    """A datetime as the backend stores it."""
-    return connection.ops.adapt_datetimefield_value(value)
+def _cache(db: BaseDatabaseWrapper) -> dict[Any, Any]:
+    """What was worked out for this connection's backend (one wrapper per thread)."""
+    cache: dict[Any, Any] = db.__dict__.setdefault("_truc_sql_cache", {})
+    return cache
 
 
-def insert(model: type[models.Model], records: list[dict[str, Any]]) -> None:
-    """One multi-row INSERT of ``records`` (the same field names or attnames in each), every value
-    prepared by its field as ``bulk_create`` would, without its compiler."""
-    if not records:
-        return
-    names = list(records[0])
-    fields = [_concrete(model, name) for name in names]
-    columns = ", ".join(_quote(field.column) for field in fields)
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    params = [
-        field.get_db_prep_save(record[name], connection)
-        for record in records
-        for name, field in zip(names, fields, strict=True)
-    ]
-    table = _quote(model._meta.db_table)
-    execute(f"INSERT INTO {table} ({columns}) VALUES {', '.join([row] * len(records))}", params)
-
-
-def update(instance: models.Model, names: list[str]) -> None:
-    """``instance.save(update_fields=names)`` in one UPDATE, without its compiler."""
-    model = type(instance)
-    fields = [_concrete(model, name) for name in names]
-    assignments = ", ".join(f"{_quote(field.column)} = %s" for field in fields)
-    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
-    pk = _concrete(model, "pk")
-    params.append(pk.get_db_prep_value(instance.pk, connection))
-    table = _quote(model._meta.db_table)
-    execute(f"UPDATE {table} SET {assignments} WHERE {_quote(pk.column)} = %s", params)
-
-
-def _concrete(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
     field = model._meta.pk if name == "pk" else model._meta.get_field(name)
     assert isinstance(field, models.Field)
     return field
 
 
-def _quote(name: str | None) -> str:
+def _quote(db: BaseDatabaseWrapper, name: str | None) -> str:
     assert name is not None
-    return str(connection.ops.quote_name(name))
+    return str(db.ops.quote_name(name))

@@ -91,11 +91,20 @@ def _unchanged(environ: dict[str, Any]) -> str | None:
     if seat is None and visibility == Game.Visibility.PRIVATE:
         return None
     tag = etag_of(game_pk, version, status, db.moment(updated_at), seat)
-    # Counted like every other request of the player's (DRF's user throttle, the same cache).
-    throttled = _Throttled(_Bearer(player), environ)
-    if not matches(offered, tag) or not UserRateThrottle().allow_request(throttled, None):
+    # A 304 does not count against the player's rate (GitHub's rule for conditional requests:
+    # polling this way is what we want clients to do), but a player already over it is sent on
+    # to Django for his 429.
+    peek = _Throttled(_Bearer(player), environ)
+    if not matches(offered, tag) or not _PeekThrottle().allow_request(peek, None):
         return None
     return tag
+
+
+class _PeekThrottle(UserRateThrottle):
+    """DRF's user throttle, asked without counting the request."""
+
+    def throttle_success(self) -> bool:
+        return True
 
 
 def _allowed_host(environ: dict[str, Any]) -> bool:

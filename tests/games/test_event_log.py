@@ -4,6 +4,7 @@ gapless, a game's state is the fold of its events, and every read model agrees w
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.utils import DatabaseError
 
-from games import engine
+from games import engine, store
 from games.engine import events as ev
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot
 from games.store import load_state
@@ -90,6 +91,7 @@ def test_event_log_fold_is_the_state_from_every_snapshot(finished: Game) -> None
     payloads = _payloads(finished)
     state = _fold(payloads)
     assert state.match_over
+    store.forget_recent_states()  # the rebuild itself, not the state the last request kept
     assert load_state(finished) == state, "the store's rebuild from the latest snapshot"
     snapshots = list(HandSnapshot.objects.filter(game=finished).order_by("hand_number"))
     assert len(snapshots) == HandRecord.objects.filter(game=finished).count() > 1
@@ -135,3 +137,47 @@ def test_event_log_read_models_agree_with_the_log(finished: Game) -> None:
     ]
     for cama in camas:
         assert records.get(number=sum(cama.camas)).winner_side == cama.winner
+
+
+def test_event_log_the_state_kept_after_an_action_is_the_fold_at_its_version(
+    table: Callable[..., tuple[str, list[Client]]], django_capture_on_commit_callbacks: Any
+) -> None:
+    game_id, clients = table("valenciano", players=2)
+    view = clients[0].get(f"/api/games/{game_id}").json()
+    mover = view["state"]["turn"]
+    action = clients[mover].get(f"/api/games/{game_id}").json()["state"]["legal_actions"][0]
+    store.forget_recent_states()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clients[mover].act(game_id, action, view["version"]).status_code == 201
+
+    game = Game.objects.get(pk=game_id)
+    kept = store.recent_state(game.pk, game.version)
+    assert kept is not None and kept == _fold(_payloads(game))
+    assert store.recent_state(game.pk, game.version - 1) is None  # only at its own version
+
+
+def test_event_log_a_rolled_back_action_keeps_no_state(
+    table: Callable[..., tuple[str, list[Client]]], django_capture_on_commit_callbacks: Any
+) -> None:
+    game_id, clients = table("valenciano", players=2)
+    view = clients[0].get(f"/api/games/{game_id}").json()
+    mover = view["state"]["turn"]
+    legal = clients[mover].get(f"/api/games/{game_id}").json()["state"]["legal_actions"]
+    assert clients[mover].act(game_id, legal[0], view["version"], key="k").status_code == 201
+    while (now := clients[mover].get(f"/api/games/{game_id}").json())["state"]["turn"] != mover:
+        other = 1 - mover
+        again = clients[other].get(f"/api/games/{game_id}").json()
+        action = again["state"]["legal_actions"][0]
+        assert clients[other].act(game_id, action, again["version"]).status_code == 201
+    store.forget_recent_states()
+
+    # The same key for a new, legal action: written, then rolled back at the key's INSERT.
+    with django_capture_on_commit_callbacks(execute=True):
+        reused = clients[mover].act(
+            game_id, now["state"]["legal_actions"][0], now["version"], key="k"
+        )
+
+    assert reused.status_code == 409, reused.json()
+    game_pk, version = uuid.UUID(game_id), now["version"]
+    assert all(store.recent_state(game_pk, version + n) is None for n in range(1, 20))

@@ -108,6 +108,23 @@ def test_idempotency_same_key_with_another_body_is_a_conflict(table: Table, chan
     assert stored(game_id) == before
 
 
+def test_idempotency_same_key_for_a_legal_new_action_is_a_conflict(table: Table) -> None:
+    """The key is looked up only when a request cannot go through: a new, legal action under a
+    used key is caught by the key's uniqueness, and rolled back whole."""
+    game_id, clients = table("valenciano", players=2)
+    seat, actions, version = on_turn(game_id)
+    assert clients[seat].act(game_id, actions[0], version, key="used").status_code == 201
+    while (turn := on_turn(game_id))[0] != seat:  # until the same player is on turn again
+        assert clients[turn[0]].act(game_id, turn[1][0], turn[2]).status_code == 201
+    before = stored(game_id)
+    _, now_legal, now = on_turn(game_id)
+
+    reused = clients[seat].act(game_id, now_legal[0], now, key="used")
+
+    assert_problem(reused, 409, "idempotency_conflict")
+    assert stored(game_id) == before
+
+
 def test_idempotency_same_key_for_another_game_is_a_conflict(table: Table) -> None:
     game_id, clients = table("valenciano", players=2)
     seat, actions, version = on_turn(game_id)
