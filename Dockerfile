@@ -1,4 +1,4 @@
-# The Truc API image: gunicorn serves truc_api.wsgi; the same image runs the Celery worker and beat.
+# The Truc API image: granian serves truc_api.wsgi; the same image runs the Celery worker and beat.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -28,5 +28,9 @@ RUN python manage.py collectstatic --noinput \
 
 USER truc
 EXPOSE 8000
-CMD ["gunicorn", "truc_api.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--worker-class", "gthread", "--threads", "16", "--timeout", "60", "--access-logfile", "-"]
+# Threads and processes: docker-compose.yml says why these.
+ENV GRANIAN_WORKERS=2 \
+    GRANIAN_BLOCKING_THREADS=4 \
+    LONG_POLL_SLOTS=2
+CMD ["granian", "--interface", "wsgi", "--host", "0.0.0.0", "--port", "8000", \
+     "--respawn-failed-workers", "--access-log", "truc_api.wsgi:application"]

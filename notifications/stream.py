@@ -1,18 +1,24 @@
 """The live stream of a game's events, by long polling.
 
 A waiting request polls the game row's version, a primary-key read, every ``POLL_SECONDS``. It
-holds its worker thread (and database connection) while it waits: serve the API with threaded
-workers (gunicorn ``--worker-class gthread --threads N``), never sync ones.
+holds its server thread (and database connection) while it waits, and a server's threads are all
+its concurrency: a process holds at most ``LONG_POLL_SLOTS`` waits (settings), fewer than its
+threads (docker-compose.yml), so that waiting clients never starve the others. Beyond that a
+wait answers at once, and the client's next ask is a plain poll.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+
+from django.conf import settings
 
 from games.models import Game
 from notifications.errors import CursorAhead
 
 POLL_SECONDS = 0.5
+_slots = threading.BoundedSemaphore(settings.LONG_POLL_SLOTS)
 
 
 def wait_for_events(game: Game, after: int, timeout: float) -> bool:
@@ -25,7 +31,15 @@ def wait_for_events(game: Game, after: int, timeout: float) -> bool:
         raise CursorAhead(game.version)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         return game.version > after
-    deadline = time.monotonic() + timeout
+    if game.version > after or not _slots.acquire(blocking=False):
+        return game.version > after  # nothing to wait for, or no thread to wait in
+    try:
+        return _wait(game, after, time.monotonic() + timeout)
+    finally:
+        _slots.release()
+
+
+def _wait(game: Game, after: int, deadline: float) -> bool:
     version = game.version
     while version <= after:
         remaining = deadline - time.monotonic()

@@ -1,4 +1,5 @@
-"""WSGI entry point (gunicorn truc_api.wsgi): Django, behind the shortcut for unchanged polls."""
+"""WSGI entry point (granian truc_api.wsgi:application): Django, behind the shortcut for
+unchanged polls (games/api/conditional.py)."""
 
 import os
 

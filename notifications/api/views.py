@@ -176,7 +176,9 @@ class EventWaitView(APIView):
             "Long polling: the game's events after `after`, redacted for the caller, as soon as"
             " there are any; with none, the answer waits up to `timeout` seconds (at most 30)"
             " and is then an empty list. Ask again with the last `seq` as `after`. A game that"
-            " is over answers at once; an `after` beyond the game's version is a 400."
+            " is over answers at once; an `after` beyond the game's version is a 400. A server"
+            " holds a limited number of waits: when they are all taken the answer comes at once,"
+            " possibly empty, and the client simply asks again."
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:

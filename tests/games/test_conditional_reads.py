@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def wsgi_get(path: str, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
-    """GET through truc_api.wsgi.application, as gunicorn calls it."""
+    """GET through truc_api.wsgi.application, as the server calls it."""
     environ = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": path,

@@ -97,3 +97,23 @@ def test_wait_on_a_finished_game_answers_at_once(table) -> None:
     response, took = _wait(clients[1], game_id, after=version, timeout=30)
     assert (response.status_code, response.json()) == (200, [])
     assert took < 20
+
+
+def test_wait_with_every_slot_taken_answers_at_once_and_frees_its_slot(table, monkeypatch) -> None:
+    """Each wait holds a server thread: past LONG_POLL_SLOTS a wait is a plain poll, so waiting
+    clients never take the threads every other request needs."""
+    game_id, clients = table("valenciano", players=2)
+    version = clients[0].get(f"/api/games/{game_id}").json()["version"]
+    slots = threading.BoundedSemaphore(1)
+    monkeypatch.setattr(stream, "_slots", slots)
+
+    assert slots.acquire(blocking=False)  # another client's wait holds the only slot
+    busy, took = _wait(clients[0], game_id, after=version, timeout=5)
+    slots.release()
+    waited, waited_took = _wait(clients[0], game_id, after=version, timeout=1)
+
+    assert (busy.status_code, busy.json()) == (200, [])
+    assert took < 0.9  # answered at once, not after its 5 s
+    assert (waited.status_code, waited.json()) == (200, [])
+    assert 0.9 < waited_took < 10  # with the slot free it waits its whole second
+    assert slots.acquire(blocking=False)  # and gave the slot back
