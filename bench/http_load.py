@@ -1,15 +1,17 @@
-"""Benchmark of the whole server over HTTP: gunicorn + Django/DRF + PostgreSQL, under load.
+"""Benchmark of the whole server over HTTP: granian + Django/DRF + PostgreSQL, under load.
 
-    .venv/bin/python bench/http_load.py [--seconds 20] [--levels 8,16,32] [--workers 3]
-                                        [--warmup 3] [--long-seconds 60] [--reads 300]
+    .venv/bin/python bench/http_load.py [--seconds 20] [--levels 8,16,32] [--warmup 3]
+        [--long-seconds 60] [--reads 300] [--server granian] [--workers 2] [--threads 4]
 
 Run by hand, never as a test. It needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``, trust
 auth) and nothing else. Each run:
 
 1. drops and recreates the database ``truc_bench`` (``--db``), runs ``migrate``, and creates the
    players and their knox tokens directly through Django;
-2. starts ``gunicorn truc_api.wsgi -w <workers>`` on a free loopback port (DEBUG off, the bench
-   database, ``CELERY_BROKER_URL=memory://``, throttles raised to 1000000/min);
+2. starts the server as docker-compose.yml does (granian, ``--workers`` processes of
+   ``--threads`` threads; or gunicorn, ``--server gunicorn``, for comparison) on a free loopback
+   port (DEBUG off, the bench database, ``CELERY_BROKER_URL=memory://``, throttles raised to
+   1000000/min);
 3. for each level N of ``--levels``: N client threads, each with its own keep-alive
    ``http.client.HTTPConnection``, each playing its own 2-player valenciano matches (long ones:
    ``camas_to_win`` 5, ``target`` 60) with both seats' tokens: it reads the view of the seat to
@@ -21,7 +23,7 @@ auth) and nothing else. Each run:
    both kinds of sample are taken at the same moments (``--long-seconds`` bounds it);
 5. a conditional read answered 304 against a full 200 read of the same game, alternately,
    sequentially, ``--reads`` times each;
-6. stops gunicorn (the database stays for inspection, until the next run drops it).
+6. stops the server (the database stays for inspection, until the next run drops it).
 
 See bench/README.md, section "HTTP load", for what it reports, the targets and the figures.
 """
@@ -647,7 +649,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default="8,16,32", help="concurrent clients, comma-separated")
     parser.add_argument("--server", default="granian", choices=("granian", "gunicorn"))
     parser.add_argument("--workers", type=int, default=2, help="server processes")
-    parser.add_argument("--threads", type=int, default=1, help="threads a process runs the app on")
+    parser.add_argument("--threads", type=int, default=4, help="threads a process runs the app on")
     parser.add_argument("--worker-class", default="gthread", help="gunicorn -k (sync, gthread)")
     parser.add_argument("--long-seconds", type=float, default=60.0, help="first vs last hands")
     parser.add_argument("--reads", type=int, default=300, help="200 and 304 reads, each")

@@ -9,6 +9,7 @@ what needs fixing.
 from __future__ import annotations
 
 import importlib
+import os
 import random
 import subprocess
 import sys
@@ -46,6 +47,9 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
         text=True,
         timeout=120,
         cwd=root,
+        # The generator formats its output with ruff, found on PATH: the venv's, however the
+        # tests were started.
+        env={**os.environ, "PATH": f"{GENERATOR.parent}{os.pathsep}{os.environ.get('PATH', '')}"},
     )
     assert result.returncode == 0, f"openapi-python-client failed:\n{result.stdout}{result.stderr}"
     # The generator reports schema parts it skipped as warnings but still exits 0.

@@ -1,0 +1,81 @@
+"""Plays through the API on the embedded SQLite default (`make run`), in its own process; run by
+tests/test_sqlite_default.py. The hot paths are hand-written SQL (truc_api/db.py), which the
+rest of the suite runs on PostgreSQL only."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+import uuid
+from typing import Any
+
+import django
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+from knox.models import AuthToken  # noqa: E402
+
+from players.models import Player  # noqa: E402
+from truc_api.wsgi import application  # noqa: E402
+
+
+def client_of(name: str) -> tuple[Client, str]:
+    player = Player.objects.create(username=name)
+    token = AuthToken.objects.create(player)[1]
+    return Client(HTTP_AUTHORIZATION=f"Token {token}"), token
+
+
+def poll(game_id: str, token: str, tag: str) -> int:
+    """A conditional read through the WSGI application, as the server calls it."""
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": f"/api/games/{game_id}",
+        "SERVER_NAME": "localhost",
+        "SERVER_PORT": "80",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(b""),
+        "HTTP_AUTHORIZATION": f"Token {token}",
+        "HTTP_IF_NONE_MATCH": tag,
+    }
+    started: dict[str, Any] = {}
+    b"".join(application(environ, lambda status, headers: started.update(status=status)))
+    return int(started["status"].split()[0])
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    (host, host_token), (guest, _) = client_of("host"), client_of("guest")
+    created = host.post("/api/games", {"preset": "valenciano", "players": 2}, "application/json")
+    game_id = created.json()["id"]
+    assert guest.post(f"/api/games/{game_id}/join", {}, "application/json").status_code == 200
+    clients, rng, actions = [host, guest], random.Random(7), 0
+    while actions < 40:
+        views = [client.get(f"/api/games/{game_id}") for client in clients]
+        if views[0].json()["status"] != "active":
+            break
+        seat = next(i for i, view in enumerate(views) if view.json()["state"]["legal_actions"])
+        view = views[seat].json()
+        action = rng.choice(view["state"]["legal_actions"])
+        body = {**action, "expected_version": view["version"]}
+        key = str(uuid.uuid4())
+        answer = clients[seat].post(
+            f"/api/games/{game_id}/actions", body, "application/json", HTTP_IDEMPOTENCY_KEY=key
+        )
+        assert answer.status_code == 201, answer.content
+        retry = clients[seat].post(
+            f"/api/games/{game_id}/actions", body, "application/json", HTTP_IDEMPOTENCY_KEY=key
+        )
+        assert (retry.status_code, retry.json()) == (201, answer.json()), retry.content
+        actions += 1
+    tag = host.get(f"/api/games/{game_id}")["ETag"]
+    assert poll(game_id, host_token, tag) == 304
+    assert poll(game_id, host_token, 'W/"stale"') == 200
+    print(f"ok: {actions} actions")
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
