@@ -4,7 +4,7 @@ A waiting request polls the game row's version, a primary-key read, every ``POLL
 holds its server thread (and database connection) while it waits, and a server's threads are all
 its concurrency: a process holds at most ``LONG_POLL_SLOTS`` waits (settings), fewer than its
 threads (docker-compose.yml), so that waiting clients never starve the others. Beyond that a
-wait answers at once, and the client's next ask is a plain poll.
+wait answers at once, with a ``Retry-After`` for the client's next ask.
 """
 
 from __future__ import annotations
@@ -21,18 +21,27 @@ POLL_SECONDS = 0.5
 _slots = threading.BoundedSemaphore(settings.LONG_POLL_SLOTS)
 
 
+class NoSlot(Exception):
+    """Every wait this process allows is taken: answer now, and say when to ask again."""
+
+    retry_after = 1  # seconds
+
+
 def wait_for_events(game: Game, after: int, timeout: float) -> bool:
     """Return once the game has events after ``after`` (True), or after ``timeout`` (False).
 
     A game that is over has nothing more to say, so it answers at once; a cursor beyond the log
-    can only be a client's mistake (seqs come from the log, which never shrinks).
+    can only be a client's mistake (seqs come from the log, which never shrinks). With no slot
+    free to wait in, it raises ``NoSlot``.
     """
     if after > game.version:
         raise CursorAhead(game.version)
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         return game.version > after
-    if game.version > after or not _slots.acquire(blocking=False):
-        return game.version > after  # nothing to wait for, or no thread to wait in
+    if game.version > after:
+        return True
+    if not _slots.acquire(blocking=False):
+        raise NoSlot()
     try:
         return _wait(game, after, time.monotonic() + timeout)
     finally:

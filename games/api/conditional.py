@@ -4,26 +4,28 @@ query for the token, the game and the viewer's seat.
 A polling client asks far more often than the game changes, and the fixed cost of a request (the
 request handler, the middleware stack, DRF, the token lookup, the connection check) was most of a
 304's cost (bench/README.md). This WSGI layer answers only the one case it can prove: a valid
-token, a game its bearer may see, an ETag that still matches, a throttle that allows it, no CORS
-request. Anything else (no token, a wrong or expired one, an invisible game, a changed game, a
-throttled client, a database error) goes on to Django untouched, where ``GameView`` gives the
-full answer or the error: both paths compute the tag with ``selectors.etag_of`` under the same
-visibility rule, and tests/games/test_conditional_reads.py compares them.
+token, a game its bearer may see, an ETag that still matches, no CORS request. Anything else (no
+token, a wrong or expired one, an invisible game, a changed game, a database error) goes on to
+Django untouched, where ``GameView`` gives the full answer or the error: both paths compute the
+tag with ``selectors.etag_of`` under the same visibility rule, and
+tests/games/test_conditional_reads.py compares them.
+
+A 304 answered here does not count against the player's request rate, as GitHub does for
+conditional requests: polling this way is what clients should do, and it costs less than the 429
+that throttling it would answer.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import DisallowedHost
-from django.core.handlers.wsgi import WSGIRequest
 from django.db import DatabaseError, connection
+from django.http import HttpRequest
 from django.utils import timezone
-from rest_framework.throttling import UserRateThrottle
 
 from games.models import Game
 from games.selectors import etag_of
@@ -91,45 +93,18 @@ def _unchanged(environ: dict[str, Any]) -> str | None:
     if seat is None and visibility == Game.Visibility.PRIVATE:
         return None
     tag = etag_of(game_pk, version, status, db.moment(updated_at), seat)
-    # A 304 does not count against the player's rate (GitHub's rule for conditional requests:
-    # polling this way is what we want clients to do), but a player already over it is sent on
-    # to Django for his 429.
-    peek = _Throttled(_Bearer(player), environ)
-    if not matches(offered, tag) or not _PeekThrottle().allow_request(peek, None):
-        return None
-    return tag
-
-
-class _PeekThrottle(UserRateThrottle):
-    """DRF's user throttle, asked without counting the request."""
-
-    def throttle_success(self) -> bool:
-        return True
+    return tag if matches(offered, tag) else None
 
 
 def _allowed_host(environ: dict[str, Any]) -> bool:
     """Django's own ALLOWED_HOSTS check, which its middleware would have made."""
+    request = HttpRequest()
+    request.META = environ
     try:
-        WSGIRequest(environ).get_host()
+        request.get_host()
     except DisallowedHost:
         return False
     return True
-
-
-@dataclass(frozen=True)
-class _Bearer:
-    """What DRF's user throttle needs of a user."""
-
-    pk: int
-    is_authenticated: bool = True
-
-
-@dataclass(frozen=True)
-class _Throttled:
-    """What DRF's user throttle needs of a request."""
-
-    user: _Bearer
-    META: dict[str, Any]
 
 
 def _tagged(params: list[Any]) -> list[tuple[Any, ...]] | None:

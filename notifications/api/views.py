@@ -178,11 +178,16 @@ class EventWaitView(APIView):
             " and is then an empty list. Ask again with the last `seq` as `after`. A game that"
             " is over answers at once; an `after` beyond the game's version is a 400. A server"
             " holds a limited number of waits: when they are all taken the answer comes at once,"
-            " possibly empty, and the client simply asks again."
+            " possibly empty, with a `Retry-After` (seconds) to wait before asking again."
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = _valid(WaitQuerySerializer, request.query_params.dict())
         game, seat = game_selectors.visible_game(game_id, request.user)
-        stream.wait_for_events(game, query["after"], query["timeout"])
-        return Response(game_selectors.redacted_feed(game, seat, query["after"], query["limit"]))
+        try:
+            stream.wait_for_events(game, query["after"], query["timeout"])
+            headers = {}
+        except stream.NoSlot as busy:
+            headers = {"Retry-After": str(busy.retry_after)}
+        feed = game_selectors.redacted_feed(game, seat, query["after"], query["limit"])
+        return Response(feed, headers=headers)

@@ -114,6 +114,8 @@ def test_wait_with_every_slot_taken_answers_at_once_and_frees_its_slot(table, mo
 
     assert (busy.status_code, busy.json()) == (200, [])
     assert took < 0.9  # answered at once, not after its 5 s
+    assert busy["Retry-After"] == "1"  # with when to ask again, not at once
+    assert "Retry-After" not in waited
     assert (waited.status_code, waited.json()) == (200, [])
     assert 0.9 < waited_took < 10  # with the slot free it waits its whole second
     assert slots.acquire(blocking=False)  # and gave the slot back
