@@ -12,12 +12,13 @@ auth) and nothing else. Each run:
    ``--threads`` threads; or gunicorn, ``--server gunicorn``, for comparison) on a free loopback
    port (DEBUG off, the bench database, ``CELERY_BROKER_URL=memory://``, throttles raised to
    1000000/min);
-3. for each level N of ``--levels``: N client threads, each with its own keep-alive
-   ``http.client.HTTPConnection``, each playing its own 2-player valenciano matches (long ones:
-   ``camas_to_win`` 5, ``target`` 60) with both seats' tokens: it reads the view of the seat to
-   move, picks a random legal action (cards weighted ×3, the mazo ×¼, as bench/engine.py does),
-   and POSTs it with ``expected_version`` and a fresh ``Idempotency-Key``. ``--warmup`` seconds,
-   then ``--seconds`` measured; each client keeps its matches from one level to the next;
+3. for each level N of ``--levels``: N client threads, each with its own keep-alive HTTP/1.1
+   connection (a small client on a socket: ``Http``), each playing its own 2-player valenciano
+   matches (long ones: ``camas_to_win`` 5, ``target`` 60) with both seats' tokens: it reads the
+   view of the seat to move, picks a random legal action (cards weighted ×3, the mazo ×¼, as
+   bench/engine.py does), and POSTs it with ``expected_version`` and a fresh
+   ``Idempotency-Key``. ``--warmup`` seconds, then ``--seconds`` measured; each client keeps its
+   matches from one level to the next;
 4. the first hand against the last hands: one client alternates, action by action, between a
    long match played to its end and fresh matches played through their first hand only, so
    both kinds of sample are taken at the same moments (``--long-seconds`` bounds it);
@@ -249,12 +250,17 @@ def cpu_shares(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
 
 
 class Http:
-    """One keep-alive connection. gunicorn's sync workers close it after every answer; then
-    http.client opens a new one on the next request by itself."""
+    """One keep-alive HTTP/1.1 connection, spoken directly on a socket.
+
+    The load generator shares the server's two cores, so it should cost little: http.client
+    parses every answer's headers with the email package, which made this driver the third
+    consumer of CPU (bench/README.md). A closed connection (gunicorn's sync workers close every
+    one) is opened again on the next request."""
 
     def __init__(self, port: int) -> None:
         self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.sock: socket.socket | None = None
+        self.reader: Any = None
         self.reconnects = 0
 
     def call(
@@ -267,26 +273,64 @@ class Http:
     ) -> tuple[int, dict[str, str], bytes, float, float]:
         """(status, headers, body, seconds, started) of one request; one retry on a connection
         the server had closed (safe for the actions too: the retry carries the same key)."""
-        sent = {"Authorization": f"Token {token}", "Accept": "application/json", **(headers or {})}
-        data = None
+        data = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Authorization: Token {token}"]
+        lines += ["Accept: application/json", f"Content-Length: {len(data)}"]
         if body is not None:
-            data = json.dumps(body).encode()
-            sent["Content-Type"] = "application/json"
+            lines.append("Content-Type: application/json")
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode() + data
         for attempt in (0, 1):
             started = time.perf_counter()
             try:
-                self.conn.request(method, path, body=data, headers=sent)
-                response = self.conn.getresponse()
-                payload = response.read()
-            except (ConnectionError, http.client.HTTPException):
-                self.conn.close()
+                status, answer_headers, payload = self._exchange(request, method)
+            except (ConnectionError, ValueError):
+                self.close()
                 if attempt:
                     raise
                 self.reconnects += 1
                 continue
-            elapsed = time.perf_counter() - started
-            return response.status, dict(response.getheaders()), payload, elapsed, started
+            return status, answer_headers, payload, time.perf_counter() - started, started
         raise AssertionError("unreachable")
+
+    def _exchange(self, request: bytes, method: str) -> tuple[int, dict[str, str], bytes]:
+        if self.sock is None:
+            self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.reader = self.sock.makefile("rb")
+        self.sock.sendall(request)
+        status_line = self.reader.readline()
+        if not status_line:
+            raise ConnectionError("closed by the server")
+        status = int(status_line.split()[1])
+        headers = {}
+        while (line := self.reader.readline()) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
+            payload = b""
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            payload = self._chunks()
+        else:
+            payload = self.reader.read(int(headers.get("content-length", "0")))
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return status, headers, payload
+
+    def _chunks(self) -> bytes:
+        parts = []
+        while size := int(self.reader.readline().split(b";")[0], 16):
+            parts.append(self.reader.read(size))
+            self.reader.readline()
+        while self.reader.readline() not in (b"\r\n", b"\n", b""):
+            pass  # trailers
+        return b"".join(parts)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.reader.close()
+            self.sock.close()
+        self.sock = self.reader = None
 
 
 @dataclass
@@ -487,7 +531,7 @@ def run_level(
         merged.matches_ended += one.matches_ended
     reconnects = sum(h.reconnects for h in https)
     for h in https:
-        h.conn.close()
+        h.close()
     level = Level(clients, seconds, merged, cpu_shares(before, after), load, reconnects)
     return level, start
 
@@ -519,7 +563,7 @@ def first_vs_last_hands(
             fresh = player.new_match(LONG_MATCH)  # the first hand is over: a new match
     if current:
         longs.append(current)  # unfinished: its hands so far still count
-    player.http.conn.close()
+    player.http.close()
     return first, longs, stats.errors
 
 
@@ -528,7 +572,7 @@ def conditional_reads(port: int, token: str, game_id: str, repeats: int) -> tupl
     http = Http(port)
     path = f"/api/games/{game_id}"
     status, headers, _, _, _ = http.call("GET", path, token)
-    tag = headers.get("ETag") or headers.get("etag")
+    tag = headers.get("etag")
     if status != 200 or not tag:
         raise RuntimeError(f"no ETag on GET {path}: {status}")
     full, cached = [], []
@@ -541,7 +585,7 @@ def conditional_reads(port: int, token: str, game_id: str, repeats: int) -> tupl
         if status != 304:
             raise RuntimeError(f"conditional read: {status}")
         cached.append(elapsed * 1000)
-    http.conn.close()
+    http.close()
     return full, cached
 
 

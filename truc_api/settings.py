@@ -54,11 +54,13 @@ MIDDLEWARE = [
     # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
     # granian, with no reverse proxy needed.
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Sessions, CSRF, authentication and messages: for the admin's pages only (the API's tokens
+    # need none of them; truc_api/middleware.py).
+    "truc_api.middleware.AdminSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "truc_api.middleware.AdminCsrfViewMiddleware",
+    "truc_api.middleware.AdminAuthenticationMiddleware",
+    "truc_api.middleware.AdminMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
