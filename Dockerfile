@@ -30,7 +30,7 @@ USER truc
 EXPOSE 8000
 # Threads and processes: docker-compose.yml says why these.
 ENV GRANIAN_WORKERS=2 \
-    GRANIAN_BLOCKING_THREADS=4 \
-    LONG_POLL_SLOTS=2
+    GRANIAN_BLOCKING_THREADS=2 \
+    LONG_POLL_SLOTS=1
 CMD ["granian", "--interface", "wsgi", "--host", "0.0.0.0", "--port", "8000", \
      "--respawn-failed-workers", "--access-log", "truc_api.wsgi:application"]

@@ -1,7 +1,7 @@
 """Benchmark of the whole server over HTTP: granian + Django/DRF + PostgreSQL, under load.
 
     .venv/bin/python bench/http_load.py [--seconds 20] [--levels 8,16,32] [--warmup 3]
-        [--long-seconds 60] [--reads 300] [--server granian] [--workers 2] [--threads 4]
+        [--long-seconds 60] [--reads 300] [--server granian] [--workers 2] [--threads 2]
 
 Run by hand, never as a test. It needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``, trust
 auth) and nothing else. Each run:
@@ -693,7 +693,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default="8,16,32", help="concurrent clients, comma-separated")
     parser.add_argument("--server", default="granian", choices=("granian", "gunicorn"))
     parser.add_argument("--workers", type=int, default=2, help="server processes")
-    parser.add_argument("--threads", type=int, default=4, help="threads a process runs the app on")
+    parser.add_argument("--threads", type=int, default=2, help="threads a process runs the app on")
     parser.add_argument("--worker-class", default="gthread", help="gunicorn -k (sync, gthread)")
     parser.add_argument("--long-seconds", type=float, default=60.0, help="first vs last hands")
     parser.add_argument("--reads", type=int, default=300, help="200 and 304 reads, each")
