@@ -24,7 +24,6 @@ from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
-from players.models import Player
 from players.tasks import rate_game
 from truc_api import db
 
@@ -64,25 +63,20 @@ def get_game(game_id: Any, *, lock: bool = False) -> Game:
 _GAME = "SELECT {} FROM games_game WHERE id = %s".format(
     ", ".join(field.column for field in Game._meta.concrete_fields if field.name != "snapshot")
 )
+# Each seat with the name its player shows (``Player.public_name``) as ``player_name``.
 _SEATS = (
-    "SELECT s.*, p.username AS player_username, p.display_name AS player_display_name"
+    "SELECT s.*, COALESCE(NULLIF(p.display_name, ''), p.username) AS player_name"
     " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
     " WHERE s.game_id = %s ORDER BY s.number"
 )
 
 
 def seats_of(game: Game) -> list[Seat]:
-    """Every seat of the game, each with its player's names, in one query; kept on the game for
+    """Every seat of the game, each with its player's name, in one query; kept on the game for
     the rest of the request (``forget_seats`` after seating or unseating someone)."""
     seats: list[Seat] | None = getattr(game, "_seats", None)
     if seats is None:
         seats = db.instances(Seat, _SEATS, [db.key(Game, game.pk)])
-        for seat in seats:
-            seat.player = Player(
-                pk=seat.player_id,
-                username=seat.player_username,
-                display_name=seat.player_display_name,
-            )
         game._seats = seats  # type: ignore[attr-defined]
     return seats
 

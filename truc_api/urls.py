@@ -6,23 +6,22 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from truc_api import health
 
-# Everything under /api/. The apps' API modules plug in here as they are written, e.g.
-#     path("", include("games.api.urls")),
-#     path("", include("players.api.urls")),
+# Everything under /api/: the games first, as the requests every client makes all the time are
+# theirs and the resolver tries the patterns in order.
 api_urlpatterns: list[URLPattern | URLResolver] = [
+    path("", include("games.api.urls")),
+    path("", include("players.api.urls")),
+    path("", include("notifications.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
-    path("", include("players.api.urls")),
-    path("", include("games.api.urls")),
-    path("", include("notifications.api.urls")),
 ]
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
     path("api/", include(api_urlpatterns)),
+    path("admin/", admin.site.urls),
 ]
 
 # Every error outside DRF is a problem+json body too (truc_api/problems.py), never an HTML page.
