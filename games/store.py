@@ -46,16 +46,21 @@ def lock_game(game_id: Any) -> Game:
 
 
 def get_game(game_id: Any, *, lock: bool = False) -> Game:
-    """One game by id, in one SELECT (truc_api/db.py); a missing game and a malformed id are both
-    ``GameNotFound``."""
+    """One game by id, with its seats (``seats_of``), in one round trip (truc_api/db.py): in a
+    pipeline the transaction's BEGIN, the game and its seats travel together, and the seats are
+    read after the lock is granted. A missing game and a malformed id are both ``GameNotFound``."""
     try:
         pk = db.key(Game, game_id)
     except (ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
-    found = db.instances(Game, _GAME + (db.for_update() if lock else ""), [pk])
-    if not found:
+    games, seats = db.several(
+        (Game, _GAME + (db.for_update() if lock else ""), [pk]), (Seat, _SEATS, [pk])
+    )
+    if not games:
         raise GameNotFound()
-    return found[0]
+    game = games[0]
+    game._seats = seats  # type: ignore[attr-defined]
+    return game
 
 
 # Every column but the snapshot, which only a fold that misses the recent states reads (in

@@ -41,14 +41,29 @@ def instances(model: type[M], sql: str, params: Params = ()) -> list[M]:
     """The rows of ``sql`` as ``model`` instances, like ``model.objects.raw`` but with its column
     plan worked out once per query: a column of the model's table becomes its field (read through
     the field's converters), any other column an attribute of that name."""
+    [found] = several((model, sql, params))
+    return found
+
+
+def several(*queries: tuple[type[M], str, Params]) -> list[list[M]]:
+    """The answers of several ``instances`` queries in one round trip: in a pipeline, each is
+    sent before the first answer is awaited (PostgreSQL runs them in order)."""
     db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
-        found = cursor.fetchall()  # first: in a pipeline, the answer (and description) comes now
-        plan = _cache(db).get((model, sql))
-        if plan is None:
-            columns = tuple(column[0] for column in cursor.description)
-            plan = _cache(db)[model, sql] = _Plan.make(db, model, columns)
+    with contextlib.ExitStack() as cursors, pipeline():
+        sent = []
+        for model, sql, params in queries:
+            cursor = cursors.enter_context(db.cursor())
+            cursor.execute(sql, params)
+            sent.append((model, sql, cursor))
+        # The answer first: in a pipeline it comes now, with the columns' description.
+        return [_build(db, model, sql, cursor.fetchall(), cursor) for model, sql, cursor in sent]
+
+
+def _build(db: BaseDatabaseWrapper, model: type[M], sql: str, found: Any, cursor: Any) -> list[M]:
+    plan = _cache(db).get((model, sql))
+    if plan is None:
+        columns = tuple(column[0] for column in cursor.description)
+        plan = _cache(db)[model, sql] = _Plan.make(db, model, columns)
     made = []
     for row in found:
         values = list(row)
