@@ -260,40 +260,32 @@ class Recorder:
     def _snapshot(self, deal: ev.HandDealt) -> None:
         assert self.state is not None
         snapshot = engine.snapshot(self.state)
-        HandSnapshot.objects.create(
-            game=self.game, hand_number=deal.number, seq=self.state.version, state=snapshot
-        )
+        record = {"game_id": self.game.pk, "hand_number": deal.number}
+        db.insert(HandSnapshot, [{**record, "seq": self.state.version, "state": snapshot}])
         self.game.snapshot, self.game.snapshot_seq = snapshot, self.state.version
         self.dealt = True
 
     def _follow(self, event: ev.Event) -> None:
+        """The hand and cama records, written without waiting (in ``_perform``'s pipeline)."""
         state = self.state
         assert state is not None
         now = timezone.now()
-        cama = sum(state.camas) + 1
+        game = self.game.pk
         if isinstance(event, ev.HandDealt):
             hand = state.hand
             assert hand is not None
-            CamaRecord.objects.get_or_create(game=self.game, number=cama)
-            HandRecord.objects.create(
-                game=self.game,
-                number=event.number,
-                cama=cama,
-                dealer=hand.dealer,
-                mano=hand.mano,
-                first_seq=state.version,
-                scores=list(state.scores),
-            )
+            cama = sum(state.camas) + 1
+            started = {"game_id": game, "number": cama, "scores": [], "started_at": now}
+            db.insert(CamaRecord, [started], unless=("game_id", "number"))  # its first hand's
+            record = {"game_id": game, "number": event.number, "cama": cama}
+            record |= {"dealer": hand.dealer, "mano": hand.mano, "first_seq": state.version}
+            record |= {"scores": list(state.scores), "points": [], "reason": "", "started_at": now}
+            db.insert(HandRecord, [record])
         elif isinstance(event, ev.HandEnded):
-            HandRecord.objects.filter(game=self.game, number=event.number).update(
-                winner_side=event.winner,
-                reason=event.reason,
-                points=[list(entry) for entry in event.points],
-                scores=list(event.scores),
-                last_seq=state.version,
-                ended_at=now,
-            )
+            points = [list(entry) for entry in event.points]
+            ended = {"winner_side": event.winner, "reason": event.reason, "points": points}
+            ended |= {"scores": list(event.scores), "last_seq": state.version, "ended_at": now}
+            db.update_where(HandRecord, ended, game_id=game, number=event.number)
         elif isinstance(event, ev.CamaEnded):
-            CamaRecord.objects.filter(game=self.game, number=sum(event.camas)).update(
-                winner_side=event.winner, scores=list(state.scores), ended_at=now
-            )
+            ended = {"winner_side": event.winner, "scores": list(state.scores), "ended_at": now}
+            db.update_where(CamaRecord, ended, game_id=game, number=sum(event.camas))

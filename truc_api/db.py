@@ -107,27 +107,52 @@ def _converters(db: BaseDatabaseWrapper, field: Any, table: str) -> list[Any]:
     return [*db.ops.get_db_converters(field.get_col(table)), *field.get_db_converters(db)]
 
 
-def insert(model: type[models.Model], records: list[dict[str, Any]]) -> None:
+def insert(
+    model: type[models.Model], records: list[dict[str, Any]], unless: tuple[str, ...] = ()
+) -> None:
     """One multi-row INSERT of ``records`` (the same field names or attnames in each), every value
-    prepared by its field as ``bulk_create`` would, without its compiler."""
+    prepared by its field as ``bulk_create`` would, without its compiler; ``unless`` names the
+    columns of a unique constraint whose clash skips the row instead of failing."""
     if not records:
         return
     db = connections[DEFAULT_DB_ALIAS]
     names = tuple(records[0])
-    cached = _cache(db).get((model, names, len(records)))
+    cached = _cache(db).get((model, names, len(records), unless))
     if cached is None:
         fields = [_field(model, name) for name in names]
         columns = ", ".join(_quote(db, field.column) for field in fields)
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         values = ", ".join([row] * len(records))
         sql = f"INSERT INTO {_quote(db, model._meta.db_table)} ({columns}) VALUES {values}"
-        cached = _cache(db)[model, names, len(records)] = (sql, fields)
+        if unless:  # the same words in PostgreSQL and SQLite
+            sql += f" ON CONFLICT ({', '.join(map(db.ops.quote_name, unless))}) DO NOTHING"
+        cached = _cache(db)[model, names, len(records), unless] = (sql, fields)
     sql, fields = cached
     params = [
         field.get_db_prep_save(record[name], db)
         for record in records
         for name, field in zip(names, fields, strict=True)
     ]
+    execute(sql, params)
+
+
+def update_where(model: type[models.Model], values: dict[str, Any], **where: Any) -> None:
+    """``model.objects.filter(**where).update(**values)`` for plain equalities, without its
+    compiler."""
+    db = connections[DEFAULT_DB_ALIAS]
+    names, keys = tuple(values), tuple(where)
+    cached = _cache(db).get((model, names, keys))
+    if cached is None:
+        fields = [_field(model, name) for name in names]
+        conditions = [_field(model, name) for name in keys]
+        assignments = ", ".join(f"{_quote(db, field.column)} = %s" for field in fields)
+        matching = " AND ".join(f"{_quote(db, field.column)} = %s" for field in conditions)
+        table = _quote(db, model._meta.db_table)
+        sql = f"UPDATE {table} SET {assignments} WHERE {matching}"
+        cached = _cache(db)[model, names, keys] = (sql, fields, conditions)
+    sql, fields, conditions = cached
+    params = [field.get_db_prep_save(values[field.name], db) for field in fields]
+    params += [field.get_db_prep_value(where[name], db) for name, field in zip(keys, conditions, strict=True)]
     execute(sql, params)
 
 
