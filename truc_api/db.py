@@ -152,7 +152,10 @@ def update_where(model: type[models.Model], values: dict[str, Any], **where: Any
         cached = _cache(db)[model, names, keys] = (sql, fields, conditions)
     sql, fields, conditions = cached
     params = [field.get_db_prep_save(values[field.name], db) for field in fields]
-    params += [field.get_db_prep_value(where[name], db) for name, field in zip(keys, conditions, strict=True)]
+    params += [
+        field.get_db_prep_value(where[name], db)
+        for name, field in zip(keys, conditions, strict=True)
+    ]
     execute(sql, params)
 
 
