@@ -105,7 +105,9 @@ def load_state(game: Game) -> engine.State:
         state = engine.replay(events)
     else:
         state = reduce(engine.evolve, events, engine.restore(snapshot))
-    _recent.put(game.pk, state)  # read from committed rows: it stands
+    # Kept once what it was read from is committed: within a transaction that wrote events, the
+    # fold could see some that never will be.
+    transaction.on_commit(lambda: _recent.put(game.pk, state))
     return state
 
 
