@@ -184,8 +184,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON only: with DRF's form and multipart parsers every request body is documented under
     # three content types, and the client generated from that schema failed to import (NOTES.md).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's JSON parser and renderer, through orjson (truc_api/json_io.py).
+    "DEFAULT_PARSER_CLASSES": ["truc_api.json_io.Parser"],
+    "DEFAULT_RENDERER_CLASSES": ["truc_api.json_io.Renderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "truc_api.problems.problem_exception_handler",
