@@ -710,6 +710,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.seconds:g} s each after {args.warmup:g} s of warm-up"
     )
     print(f"# server code: {_git_describe()}")
+    print(f"# machine speed at the start: {machine_speed():,.0f} engine actions/s (one core)")
     database_url = f"postgres://{PG['user']}@{PG['host']}:{PG['port']}/{args.db}"
     recreate_database(args.db)
     env = server_env(database_url)
@@ -800,9 +801,26 @@ def main(argv: list[str] | None = None) -> None:
             f"# uptime at the end: "
             f"{subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}"
         )
+        print(f"# machine speed at the end: {machine_speed():,.0f} engine actions/s (one core)")
     finally:
         stop_server(server)
         log.close()
+
+
+def machine_speed(seconds: float = 2.0) -> float:
+    """The machine's speed at this moment, by a workload that never changes: bench/engine.py's
+    random 2-player valenciano playouts, in actions per second of CPU time. These shared machines
+    drift by a third within an hour (bench/README.md); a run's figures are read against it."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import engine as playouts  # bench/engine.py
+
+    from games.engine import resolve_rules
+
+    rules, rng = resolve_rules("valenciano", {"players": 2}), random.Random(0)
+    actions, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        actions += playouts.play_match(rules, rng)[1]
+    return actions / (time.process_time() - start)
 
 
 def _git_describe() -> str:
