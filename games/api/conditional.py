@@ -35,8 +35,8 @@ from truc_api.logs import REQUEST_ID_HEADER, request_id_from
 
 _GAME_PATH = re.compile(r"/api/games/([0-9A-Fa-f-]{32,36})")
 _TAGGED = (
-    "SELECT p.id, t.expiry, p.is_active, s.number, g.version, g.status, g.updated_at,"
-    " g.visibility FROM knox_authtoken t JOIN players_player p ON p.id = t.user_id"
+    "SELECT t.expiry, p.is_active, s.number, g.version, g.status, g.updated_at, g.visibility"
+    " FROM knox_authtoken t JOIN players_player p ON p.id = t.user_id"
     " JOIN games_game g ON g.id = %s"
     " LEFT JOIN games_seat s ON s.game_id = g.id AND s.player_id = p.id"
     " WHERE t.digest = %s AND t.token_key = %s"
@@ -87,7 +87,7 @@ def _unchanged(environ: dict[str, Any]) -> str | None:
     found = _tagged([game_pk, token.digest, token.key])
     if not found:
         return None
-    player, expiry, active, seat, version, status, updated_at, visibility = found[0]
+    expiry, active, seat, version, status, updated_at, visibility = found[0]
     if not active or (expiry is not None and db.moment(expiry) < timezone.now()):
         return None
     if seat is None and visibility == Game.Visibility.PRIVATE:
