@@ -26,9 +26,14 @@ def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
     spectator); private games exist only for their players."""
     game = get_game(game_id)
     seat = viewer_seat(game, player)
-    if seat is None and game.visibility == Game.Visibility.PRIVATE:
+    if hidden_from(seat, game.visibility):
         raise GameNotFound()
     return game, seat
+
+
+def hidden_from(seat: int | None, visibility: str) -> bool:
+    """A private game exists only for its players: to anyone else it is not there."""
+    return seat is None and visibility == Game.Visibility.PRIVATE
 
 
 def current_etag(game_id: Any, player: Any) -> str | None:
@@ -42,7 +47,7 @@ def current_etag(game_id: Any, player: Any) -> str | None:
     if not found:
         return None
     version, status, updated_at, visibility, seat = found[0]
-    if seat is None and visibility == Game.Visibility.PRIVATE:
+    if hidden_from(seat, visibility):
         return None
     return etag_of(pk, version, status, db.moment(updated_at), seat)
 

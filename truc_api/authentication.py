@@ -36,8 +36,12 @@ def token_lookup(header: str) -> Token | None:
     parts = header.split()
     if len(parts) != 2 or parts[0].lower() != knox_settings.AUTH_HEADER_PREFIX.lower():
         return None
+    return _token(parts[1])
+
+
+def _token(text: str) -> Token | None:
     try:
-        return Token(hash_token(parts[1]), parts[1][: CONSTANTS.TOKEN_KEY_LENGTH])
+        return Token(hash_token(text), text[: CONSTANTS.TOKEN_KEY_LENGTH])
     except (UnicodeError, ValueError):
         return None
 
@@ -55,7 +59,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
     def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
         invalid = AuthenticationFailed(_("Invalid token."))
         try:
-            lookup = token_lookup(f"{knox_settings.AUTH_HEADER_PREFIX} {token.decode()}")
+            lookup = _token(token.decode())
         except UnicodeDecodeError:
             raise invalid from None
         found = lookup and db.instances(Player, _TOKEN, [lookup.digest, lookup.key])

@@ -39,6 +39,13 @@ class StrictSerializer(serializers.Serializer[Any]):
         return value
 
 
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """``data`` checked by ``serializer_class``; a 400 problem when it does not pass."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
 class ProblemFieldErrorSerializer(serializers.Serializer[Any]):
     field = serializers.CharField(help_text="The field at fault, dotted when nested.")
     code = serializers.CharField(help_text="A stable code for what is wrong with it.")

@@ -28,7 +28,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from games.models import Game
-from games.selectors import etag_of
+from games.selectors import etag_of, hidden_from
 from truc_api import db
 from truc_api.authentication import token_lookup
 from truc_api.logs import REQUEST_ID_HEADER, request_id_from
@@ -90,7 +90,7 @@ def _unchanged(environ: dict[str, Any]) -> str | None:
     expiry, active, seat, version, status, updated_at, visibility = found[0]
     if not active or (expiry is not None and db.moment(expiry) < timezone.now()):
         return None
-    if seat is None and visibility == Game.Visibility.PRIVATE:
+    if hidden_from(seat, visibility):
         return None
     tag = etag_of(game_pk, version, status, db.moment(updated_at), seat)
     return tag if matches(offered, tag) else None

@@ -32,6 +32,7 @@ from games.api.serializers import (
     JoinSerializer,
 )
 from games.models import Game, Seat
+from truc_api.serializers import validated
 
 GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's UUID.")
 
@@ -39,12 +40,6 @@ GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="T
 class Page(LimitOffsetPagination):
     default_limit = 50
     max_limit = 200
-
-
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class GameCreateView(APIView):
@@ -56,7 +51,7 @@ class GameCreateView(APIView):
         examples=docs.CREATE_EXAMPLES,
     )
     def post(self, request: Request) -> Response:
-        data = _valid(GameCreateSerializer, request.data)
+        data = validated(GameCreateSerializer, request.data)
         game = services.create_game(request.user, **data)
         return Response(
             selectors.game_view(game, 0),
@@ -123,7 +118,7 @@ class JoinByCodeView(APIView):
         responses={200: GameSerializer, **docs.problems(400, 401, 404, 409)},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(JoinByCodeSerializer, request.data)
+        data = validated(JoinByCodeSerializer, request.data)
         game = services.join_by_code(request.user, data["join_code"], seat=data.get("seat"))
         return Response(selectors.game_view(game, selectors.viewer_seat(game, request.user)))
 
@@ -161,7 +156,7 @@ class JoinView(APIView):
         responses={200: GameSerializer, **docs.problems(400, 401, 404, 409)},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = _valid(JoinSerializer, request.data)
+        data = validated(JoinSerializer, request.data)
         game = services.join_game(
             request.user, game_id, seat=data.get("seat"), code=data.get("join_code")
         )
@@ -210,7 +205,7 @@ class ActionView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         key = _idempotency_key(request)
-        body = _valid(ActionSerializer, request.data)
+        body = validated(ActionSerializer, request.data)
         result = services.act(request.user, game_id, body, key)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(result.body, status=result.status, headers=headers)
@@ -225,7 +220,7 @@ class EventFeedView(APIView):
         description="The game's events after `after`, in order, redacted for the caller.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = _valid(FeedQuerySerializer, request.query_params.dict())
+        query = validated(FeedQuerySerializer, request.query_params.dict())
         game, seat = selectors.visible_game(game_id, request.user)
         return Response(selectors.redacted_feed(game, seat, query["after"], query["limit"]))
 

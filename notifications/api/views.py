@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, serializers, status
+from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,6 +30,7 @@ from notifications.api.serializers import (
     WaitQuerySerializer,
 )
 from notifications.models import Delivery, Subscription
+from truc_api.serializers import validated
 
 SUBSCRIPTION_ID = OpenApiParameter(
     "subscription_id", str, OpenApiParameter.PATH, description="The subscription's UUID."
@@ -37,12 +38,6 @@ SUBSCRIPTION_ID = OpenApiParameter(
 DELIVERY_ID = OpenApiParameter(
     "delivery_id", str, OpenApiParameter.PATH, description="The delivery's UUID (`webhook-id`)."
 )
-
-
-def _valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
@@ -74,7 +69,7 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
         ),
     )
     def post(self, request: Request) -> Response:
-        data = _valid(SubscriptionCreateSerializer, request.data)
+        data = validated(SubscriptionCreateSerializer, request.data)
         subscription = services.subscribe(request.user, **data)
         return Response(
             SubscriptionCreatedSerializer(subscription).data,
@@ -182,7 +177,7 @@ class EventWaitView(APIView):
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = _valid(WaitQuerySerializer, request.query_params.dict())
+        query = validated(WaitQuerySerializer, request.query_params.dict())
         game, seat = game_selectors.visible_game(game_id, request.user)
         try:
             stream.wait_for_events(game, query["after"], query["timeout"])
