@@ -137,8 +137,8 @@ def insert(
 
 
 def update_where(model: type[models.Model], values: dict[str, Any], **where: Any) -> None:
-    """``model.objects.filter(**where).update(**values)`` for plain equalities, without its
-    compiler."""
+    """``model.objects.filter(**where).update(**values)`` for plain equalities (``pk`` included),
+    without its compiler."""
     db = connections[DEFAULT_DB_ALIAS]
     names, keys = tuple(values), tuple(where)
     cached = _cache(db).get((model, names, keys))
@@ -151,7 +151,9 @@ def update_where(model: type[models.Model], values: dict[str, Any], **where: Any
         sql = f"UPDATE {table} SET {assignments} WHERE {matching}"
         cached = _cache(db)[model, names, keys] = (sql, fields, conditions)
     sql, fields, conditions = cached
-    params = [field.get_db_prep_save(values[field.name], db) for field in fields]
+    params = [
+        field.get_db_prep_save(values[name], db) for name, field in zip(names, fields, strict=True)
+    ]
     params += [
         field.get_db_prep_value(where[name], db)
         for name, field in zip(keys, conditions, strict=True)
@@ -161,19 +163,8 @@ def update_where(model: type[models.Model], values: dict[str, Any], **where: Any
 
 def update(instance: models.Model, names: list[str]) -> None:
     """``instance.save(update_fields=names)`` in one UPDATE, without its compiler."""
-    db = connections[DEFAULT_DB_ALIAS]
-    model = type(instance)
-    cached = _cache(db).get((model, tuple(names)))
-    if cached is None:
-        fields = [_field(model, name) for name in names]
-        pk = _field(model, "pk")
-        assignments = ", ".join(f"{_quote(db, field.column)} = %s" for field in fields)
-        table = _quote(db, model._meta.db_table)
-        sql = f"UPDATE {table} SET {assignments} WHERE {_quote(db, pk.column)} = %s"
-        cached = _cache(db)[model, tuple(names)] = (sql, fields, pk)
-    sql, fields, pk = cached
-    params = [field.get_db_prep_save(getattr(instance, field.attname), db) for field in fields]
-    execute(sql, [*params, pk.get_db_prep_value(instance.pk, db)])
+    values = {name: getattr(instance, _field(type(instance), name).attname) for name in names}
+    update_where(type(instance), values, pk=instance.pk)
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import CsrfViewMiddleware
 
 ADMIN_PREFIX = "/admin/"
@@ -23,28 +23,34 @@ def _for_admin(request: HttpRequest) -> bool:
     return request.path_info.startswith(ADMIN_PREFIX)
 
 
-class AdminSessionMiddleware(SessionMiddleware):
+class _AdminOnly:
+    """Put before one of Django's middleware: it runs for the admin's pages, and is skipped for
+    every other request."""
+
+    get_response: Any
+
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return super().__call__(request) if _for_admin(request) else self.get_response(request)
+        if _for_admin(request):
+            return super().__call__(request)  # type: ignore[misc, no-any-return]
+        return self.get_response(request)  # type: ignore[no-any-return]
 
 
-class AdminAuthenticationMiddleware(AuthenticationMiddleware):
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return super().__call__(request) if _for_admin(request) else self.get_response(request)
+class AdminSessionMiddleware(_AdminOnly, SessionMiddleware):
+    pass
 
 
-class AdminMessageMiddleware(MessageMiddleware):
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return super().__call__(request) if _for_admin(request) else self.get_response(request)
+class AdminAuthenticationMiddleware(_AdminOnly, AuthenticationMiddleware):
+    pass
 
 
-class AdminCsrfViewMiddleware(CsrfViewMiddleware):
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return super().__call__(request) if _for_admin(request) else self.get_response(request)
+class AdminMessageMiddleware(_AdminOnly, MessageMiddleware):
+    pass
 
+
+class AdminCsrfViewMiddleware(_AdminOnly, CsrfViewMiddleware):
     def process_view(
         self, request: HttpRequest, callback: Any, callback_args: Any, callback_kwargs: Any
-    ) -> HttpResponse | None:
+    ) -> HttpResponseForbidden | None:
         if not _for_admin(request):
             return None
         return super().process_view(request, callback, callback_args, callback_kwargs)
