@@ -26,15 +26,33 @@ Params = Sequence[Any]
 
 
 def rows(sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
 
 
 def execute(sql: str, params: Params = ()) -> None:
     """Run a write (inside ``pipeline``, without waiting for its answer)."""
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, params)
+
+
+@contextlib.contextmanager
+def _cursor() -> Iterator[Any]:
+    """A cursor of the connection, opened as Django opens one (the request's health check, a
+    connection if there is none, Django's exceptions for the driver's); psycopg's own while
+    nobody watches Django's (its query log, execute wrappers: tests count queries with them).
+    Django's wrapper costs about 50 µs a statement (bench/README.md)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.queries_logged or db.execute_wrappers or db.vendor != "postgresql":
+        with db.cursor() as cursor:
+            yield cursor
+        return
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    with db.wrap_database_errors, db.connection.cursor() as cursor:
+        yield cursor
 
 
 def instances(model: type[M], sql: str, params: Params = ()) -> list[M]:
@@ -47,12 +65,18 @@ def instances(model: type[M], sql: str, params: Params = ()) -> list[M]:
 
 def several(*queries: tuple[type[M], str, Params]) -> list[list[M]]:
     """The answers of several ``instances`` queries in one round trip: in a pipeline, each is
-    sent before the first answer is awaited (PostgreSQL runs them in order)."""
+    sent before the first answer is awaited (PostgreSQL runs them in order). One query goes
+    alone: a pipeline costs more CPU than one round trip does (bench/README.md)."""
     db = connections[DEFAULT_DB_ALIAS]
+    if len(queries) == 1:
+        [(model, sql, params)] = queries
+        with _cursor() as cursor:
+            cursor.execute(sql, params)
+            return [_build(db, model, sql, cursor.fetchall(), cursor)]
     with contextlib.ExitStack() as cursors, pipeline():
         sent = []
         for model, sql, params in queries:
-            cursor = cursors.enter_context(db.cursor())
+            cursor = cursors.enter_context(_cursor())
             cursor.execute(sql, params)
             sent.append((model, sql, cursor))
         # The answer first: in a pipeline it comes now, with the columns' description.

@@ -89,10 +89,11 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 # A new connection per request cut throughput 2.7x in our measurements (NOTES.md): keep them.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.bool(
-    "DB_PREPARED", default=True
-):
-    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, with a health check that costs no round trip (truc_api/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "truc_api.postgresql"
+    if env.bool("DB_PREPARED", default=True):
+        DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 5}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web process and a worker at once: writers queue up for the
     # lock (IMMEDIATE takes it at BEGIN, so two transactions never deadlock upgrading a read).
