@@ -12,6 +12,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 
@@ -31,7 +32,7 @@ class Game(models.Model):
     rules = models.JSONField(help_text="The fully resolved rules (RULES.md §2).")
     players = models.PositiveSmallIntegerField()
     visibility = models.CharField(max_length=8, choices=Visibility.choices)
-    join_code = models.CharField(max_length=16, unique=True, null=True, blank=True)
+    join_code = models.CharField(max_length=16, null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(default=0, help_text="The seq of the last event.")
     turn = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -64,9 +65,25 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # Each action rewrites its game's row, and a row that changes an indexed column (the
+        # deadline does) is written again in every index whose condition it meets: the
+        # indexes hold only the games their queries look for (bench/README.md).
+        constraints = [
+            models.UniqueConstraint(
+                fields=["join_code"], condition=Q(join_code__isnull=False), name="join_code_unique"
+            ),
+        ]
         indexes = [
-            models.Index(fields=["status", "visibility", "-created_at"]),
-            models.Index(fields=["status", "deadline"]),
+            # The open games' list; the timeouts' sweep; the ratings' reconciler.
+            models.Index(
+                fields=["visibility", "-created_at"], condition=Q(status="open"), name="game_open"
+            ),
+            models.Index(fields=["deadline"], condition=Q(status="active"), name="game_deadline"),
+            models.Index(
+                fields=["finished_at"],
+                condition=Q(status="finished", rated=True),
+                name="game_rated_finished",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -74,7 +91,8 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: the unique constraints below begin with the game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
@@ -93,14 +111,17 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
         ]
-        indexes = [models.Index(fields=["player", "-awaiting"])]
+        # No index holds ``awaiting``, which every action changes: then its UPDATE can stay in
+        # the row's page and leave the indexes alone (a HOT update). A player's seats are few;
+        # his list sorts them by it (``MyGamesView``) with the player's index.
 
 
 class GameEvent(models.Model):
     """One fact of a game. Never updated or deleted: a database trigger refuses both."""
 
     id = models.BigAutoField(primary_key=True)
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # Indexed by its constraint below, which begins with the game (and so in the classes after).
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
     schema_version = models.PositiveSmallIntegerField()
@@ -126,7 +147,9 @@ class GameEvent(models.Model):
 
 
 class CamaRecord(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="camas_played")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="camas_played", db_index=False
+    )
     number = models.PositiveSmallIntegerField()
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
     scores = models.JSONField(default=list)
@@ -139,7 +162,7 @@ class CamaRecord(models.Model):
 
 
 class HandRecord(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveIntegerField()
     cama = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
@@ -161,7 +184,9 @@ class HandRecord(models.Model):
 class HandSnapshot(models.Model):
     """The match state just before a deal (``engine.snapshot``): a cache, never the truth."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False
+    )
     hand_number = models.PositiveIntegerField()
     seq = models.PositiveIntegerField(help_text="The last event folded into the snapshot.")
     state = models.JSONField()
@@ -175,7 +200,9 @@ class HandSnapshot(models.Model):
 class IdempotencyRecord(models.Model):
     """The result of an action POST, kept so a retry with the same key gets the same answer."""
 
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     key = models.CharField(max_length=255)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     request_hash = models.CharField(max_length=64)
