@@ -12,7 +12,8 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from functools import reduce
+from dataclasses import dataclass
+from functools import cache, reduce
 from typing import Any
 
 import structlog
@@ -46,34 +47,68 @@ def lock_game(game_id: Any) -> Game:
 
 
 def get_game(game_id: Any, *, lock: bool = False) -> Game:
-    """One game by id, with its seats (``seats_of``), in one round trip (truc_api/db.py): in a
-    pipeline the transaction's BEGIN, the game and its seats travel together, and the seats are
-    read after the lock is granted. A missing game and a malformed id are both ``GameNotFound``."""
+    """One game by id, with its seats (``seats_of``), in one round trip (truc_api/db.py). A
+    missing game and a malformed id are both ``GameNotFound``.
+
+    To lock it, the transaction's BEGIN, the game and its seats travel together in a pipeline,
+    and the seats are read by a statement of their own, after the lock is granted: a join would
+    see them as they were before waiting for the lock. A read takes both in one join."""
     try:
         pk = db.key(Game, game_id)
     except (ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
-    games, seats = db.several(
-        (Game, _GAME + (db.for_update() if lock else ""), [pk]), (Seat, _SEATS, [pk])
-    )
-    if not games:
+    sql = _statements()
+    if lock:
+        games, seats = db.several((Game, sql.game + db.for_update(), [pk]), (Seat, sql.seats, [pk]))
+        game = games[0] if games else None
+    else:
+        game, seats = db.parent_and_children(Game, Seat, sql.game_and_seats, [pk], len(_COLUMNS))
+    if game is None:
         raise GameNotFound()
-    game = games[0]
     game._seats = seats  # type: ignore[attr-defined]
     return game
 
 
+def seat_column(name: str, expression: str) -> None:
+    """Read ``expression`` (SQL on ``s``, the seat, and ``p``, its player) with every game's seats,
+    as each seat's attribute ``name``: how an app that follows the game log (notifications, say)
+    learns something of each seat without a statement of its own."""
+    _SEAT_EXTRAS[name] = expression
+    _statements.cache_clear()
+
+
 # Every column but the snapshot, which only a fold that misses the recent states reads (in
 # ``load_state``, with the log's tail): left out, the field is deferred.
-_GAME = "SELECT {} FROM games_game WHERE id = %s".format(
-    ", ".join(field.column for field in Game._meta.concrete_fields if field.name != "snapshot")
-)
-# Each seat with the name its player shows (``Player.public_name``) as ``player_name``.
-_SEATS = (
-    "SELECT s.*, COALESCE(NULLIF(p.display_name, ''), p.username) AS player_name"
-    " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
-    " WHERE s.game_id = %s ORDER BY s.number"
-)
+_COLUMNS = [field.column for field in Game._meta.concrete_fields if field.name != "snapshot"]
+_SEAT_EXTRAS: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class _Statements:
+    game: str
+    seats: str
+    game_and_seats: str
+
+
+@cache
+def _statements() -> _Statements:
+    # Each seat with the name its player shows (``Player.public_name``) as ``player_name``.
+    seat = ", ".join(
+        ["s.*", "COALESCE(NULLIF(p.display_name, ''), p.username) AS player_name"]
+        + [f"{expression} AS {name}" for name, expression in _SEAT_EXTRAS.items()]
+    )
+    return _Statements(
+        game=f"SELECT {', '.join(_COLUMNS)} FROM games_game WHERE id = %s",
+        seats=(
+            f"SELECT {seat} FROM games_seat s JOIN players_player p ON p.id = s.player_id"
+            " WHERE s.game_id = %s ORDER BY s.number"
+        ),
+        game_and_seats=(
+            f"SELECT {', '.join('g.' + column for column in _COLUMNS)}, {seat}"
+            " FROM games_game g LEFT JOIN games_seat s ON s.game_id = g.id"
+            " LEFT JOIN players_player p ON p.id = s.player_id WHERE g.id = %s ORDER BY s.number"
+        ),
+    )
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -81,7 +116,7 @@ def seats_of(game: Game) -> list[Seat]:
     the rest of the request (``forget_seats`` after seating or unseating someone)."""
     seats: list[Seat] | None = getattr(game, "_seats", None)
     if seats is None:
-        seats = db.instances(Seat, _SEATS, [db.key(Game, game.pk)])
+        seats = db.instances(Seat, _statements().seats, [db.key(Game, game.pk)])
         game._seats = seats  # type: ignore[attr-defined]
     return seats
 

@@ -10,4 +10,6 @@ class NotificationsConfig(AppConfig):
     name = "notifications"
 
     def ready(self) -> None:
-        from notifications import outbox  # noqa: F401  (connects the receiver)
+        from notifications import outbox
+
+        outbox.follow_games()

@@ -10,10 +10,9 @@ from collections.abc import Iterable, Sequence
 from functools import cache, reduce
 from typing import Any
 
-from django.dispatch import receiver
-
 from games import engine, signals
 from games.models import Game, GameEvent, HandSnapshot
+from games.store import seat_column, seats_of
 from notifications.models import Delivery, Kind, Subscription
 from notifications.payloads import payload
 from truc_api import db
@@ -22,15 +21,24 @@ from truc_api import db
 Notice = tuple[Subscription, int, str]
 
 
-@receiver(signals.events_recorded, sender=Game, dispatch_uid="notifications.outbox")
+def follow_games() -> None:
+    """Connect the outbox to the game log, and have every game's seats read with whether their
+    player has a subscription (one EXISTS by an index, in the statement that reads them)."""
+    seat_column("subscribed", _SUBSCRIBED)
+    signals.events_recorded.connect(
+        on_events_recorded, sender=Game, dispatch_uid="notifications.outbox"
+    )
+
+
+_SUBSCRIBED = "EXISTS (SELECT 1 FROM notifications_subscription n WHERE n.player_id = s.player_id)"
+
+
 def on_events_recorded(
     sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
 ) -> None:
-    if not rows:
-        return
+    if not rows or not any(getattr(seat, "subscribed", True) for seat in seats_of(game)):
+        return  # the common case: nobody seated has a subscription, and no query asked it
     subscribed = subscribers(game)
-    if not subscribed:
-        return  # the common case: one query and out
     types = {row.type for row in rows}
     before = cache(lambda: state_before(game, rows[0].seq))  # folded once, if ever needed
     notices: list[Notice] = []

@@ -5,10 +5,15 @@ import json
 from decimal import Decimal
 
 import pytest
+from django.http import Http404
 from django.utils.translation import gettext_lazy
-from rest_framework.exceptions import ParseError
+from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiYamlRenderer
+from rest_framework.exceptions import NotAcceptable, ParseError
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.request import Request
+from rest_framework.test import APIRequestFactory
 
-from truc_api.json_io import Parser, Renderer
+from truc_api.json_io import Negotiation, Parser, Renderer
 
 
 def test_rendering_is_compact_utf8_with_string_keys():
@@ -32,3 +37,41 @@ def test_parsing_reads_json_and_refuses_the_rest():
     for broken in (b'{"type": "truco",', b"NaN", b"\xff"):
         with pytest.raises(ParseError):
             Parser().parse(io.BytesIO(broken))
+
+
+def _chosen(negotiation, renderers, accept, query=""):
+    headers = {} if accept is None else {"HTTP_ACCEPT": accept}
+    request = Request(APIRequestFactory().get(f"/api/x{query}", **headers))
+    try:
+        renderer, media_type = negotiation.select_renderer(request, renderers)
+    except NotAcceptable:
+        return "406"
+    except Http404:  # a format no renderer has
+        return "404"
+    return type(renderer), media_type
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        None,
+        "",
+        "*/*",
+        "application/json",
+        "application/*",
+        "text/html",
+        "application/json; q=1",
+        "application/yaml",
+        "application/vnd.oai.openapi",
+        "text/html, */*;q=0.8",
+    ],
+)
+@pytest.mark.parametrize("query", ["", "?format=json", "?format=openapi-json", "?limit=1"])
+def test_content_negotiation_answers_as_drfs_own(accept, query):
+    for renderers in (
+        [Renderer()],
+        [OpenApiYamlRenderer(), OpenApiJsonRenderer()],  # the schema's view
+    ):
+        assert _chosen(Negotiation(), renderers, accept, query) == _chosen(
+            DefaultContentNegotiation(), renderers, accept, query
+        )

@@ -17,9 +17,12 @@ from players.models import Player
 from truc_api import db
 
 # knox stores the token's digest as the primary key: one indexed lookup finds the token and its
-# player, where knox's own lookup filters by prefix through the ORM (truc_api/db.py).
+# player, where knox's own lookup filters by prefix through the ORM (truc_api/db.py). The
+# player's columns that requests read; any other (the password's hash, say) is deferred: Django
+# loads it if it is ever read.
 _TOKEN = (
-    "SELECT p.*, t.expiry AS token_expiry FROM knox_authtoken t"
+    "SELECT p.id, p.username, p.display_name, p.is_active, p.date_joined,"
+    " t.expiry AS token_expiry FROM knox_authtoken t"
     " JOIN players_player p ON p.id = t.user_id WHERE t.digest = %s AND t.token_key = %s"
 )
 

@@ -22,6 +22,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.dateparse import parse_datetime
 
 M = TypeVar("M", bound=models.Model)
+N = TypeVar("N", bound=models.Model)
 Params = Sequence[Any]
 
 
@@ -83,10 +84,34 @@ def several(*queries: tuple[type[M], str, Params]) -> list[list[M]]:
         return [_build(db, model, sql, cursor.fetchall(), cursor) for model, sql, cursor in sent]
 
 
-def _build(db: BaseDatabaseWrapper, model: type[M], sql: str, found: Any, cursor: Any) -> list[M]:
+def parent_and_children(
+    parent: type[M], child: type[N], sql: str, params: Params, split: int
+) -> tuple[M | None, list[N]]:
+    """The rows of a one-to-many LEFT JOIN in one statement: the first ``split`` columns are the
+    parent's (the same in every row), the others a child's (all NULL when there is none)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with _cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+        if not found:
+            return None, []
+        [one] = _build(db, parent, sql, [found[0][:split]], cursor, slice(None, split))
+        rows = [row[split:] for row in found if any(value is not None for value in row[split:])]
+        return one, _build(db, child, sql, rows, cursor, slice(split, None))
+
+
+def _build(
+    db: BaseDatabaseWrapper,
+    model: type[M],
+    sql: str,
+    found: Any,
+    cursor: Any,
+    part: slice = slice(None),
+) -> list[M]:
+    """Instances of ``model`` from rows of ``sql``: its columns are the ``part`` of the query's."""
     plan = _cache(db).get((model, sql))
     if plan is None:
-        columns = tuple(column[0] for column in cursor.description)
+        columns = tuple(column[0] for column in cursor.description)[part]
         plan = _cache(db)[model, sql] = _Plan.make(db, model, columns)
     made = []
     for row in found:

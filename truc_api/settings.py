@@ -188,6 +188,7 @@ REST_FRAMEWORK = {
     # DRF's JSON parser and renderer, through orjson (truc_api/json_io.py).
     "DEFAULT_PARSER_CLASSES": ["truc_api.json_io.Parser"],
     "DEFAULT_RENDERER_CLASSES": ["truc_api.json_io.Renderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "truc_api.json_io.Negotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "truc_api.problems.problem_exception_handler",

@@ -94,6 +94,10 @@ class _Shared(tuple[str, ...]):
         return self
 
 
+_ACTION_TYPES = frozenset((*CANONICAL, *ALIASES))
+_PLAIN_KEYS = frozenset(("type", "card", "expected_version"))
+
+
 class ActionSerializer(StrictSerializer):
     """An action for the caller's own seat: the seat always comes from the token, never the body."""
 
@@ -107,6 +111,29 @@ class ActionSerializer(StrictSerializer):
     expected_version = serializers.IntegerField(
         min_value=0, help_text="The game version the client acted on; 409 if it has moved on."
     )
+
+    @classmethod
+    def plain(cls, data: Any) -> dict[str, Any] | None:
+        """``data`` as validation returns it, when it is an action in its plainest form (each
+        value of its own JSON type, nothing to trim or convert); None for anything else, which
+        the serializer checks and explains. Building the serializer copies its fields for each
+        request: this check costs a tenth of it (bench/README.md), and tests hold it to the
+        serializer's answers."""
+        if not isinstance(data, dict) or not _PLAIN_KEYS.issuperset(data):
+            return None
+        kind, card, version = data.get("type"), data.get("card", ""), data.get("expected_version")
+        if kind.__class__ is not str or kind not in _ACTION_TYPES:
+            return None
+        if version.__class__ is not int or version < 0:
+            return None
+        if "card" in data and (
+            card.__class__ is not str
+            or not 0 < len(card) <= 3
+            or card != card.strip()
+            or "\x00" in card
+        ):
+            return None
+        return dict(data)
 
 
 class FeedQuerySerializer(StrictSerializer):

@@ -205,7 +205,7 @@ class ActionView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         key = _idempotency_key(request)
-        body = validated(ActionSerializer, request.data)
+        body = ActionSerializer.plain(request.data) or validated(ActionSerializer, request.data)
         result = services.act(request.user, game_id, body, key)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(result.body, status=result.status, headers=headers)
