@@ -21,8 +21,8 @@ from truc_api import db
 # player's columns that requests read; any other (the password's hash, say) is deferred: Django
 # loads it if it is ever read.
 _TOKEN = (
-    "SELECT p.id, p.username, p.display_name, p.is_active, p.date_joined,"
-    " t.expiry AS token_expiry FROM knox_authtoken t"
+    "SELECT p.id, p.username, p.display_name, p.is_active, t.expiry AS token_expiry"
+    " FROM knox_authtoken t"
     " JOIN players_player p ON p.id = t.user_id WHERE t.digest = %s AND t.token_key = %s"
 )
 
@@ -49,6 +49,10 @@ def _token(text: str) -> Token | None:
         return None
 
 
+def _invalid() -> AuthenticationFailed:
+    return AuthenticationFailed(_("Invalid token."))  # built when needed: it is translated
+
+
 class TokenAuthentication(KnoxTokenAuthentication):
     """knox's token authentication in one query, naming the player on every later log line of
     the request: his id, never the token."""
@@ -60,14 +64,13 @@ class TokenAuthentication(KnoxTokenAuthentication):
         return result
 
     def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
-        invalid = AuthenticationFailed(_("Invalid token."))
         try:
             lookup = _token(token.decode())
         except UnicodeDecodeError:
-            raise invalid from None
+            lookup = None
         found = lookup and db.instances(Player, _TOKEN, [lookup.digest, lookup.key])
         if not lookup or not found:
-            raise invalid
+            raise _invalid()
         player = found[0]
         auth_token = AuthToken(
             digest=lookup.digest,
@@ -76,7 +79,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
             expiry=db.moment(player.token_expiry),
         )
         if self._cleanup_token(auth_token):
-            raise invalid
+            raise _invalid()
         return self.validate_user(auth_token)  # type: ignore[no-any-return]
 
     def _cleanup_token(self, auth_token: Any) -> bool:

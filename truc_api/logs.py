@@ -1,10 +1,12 @@
 """Logging: structlog for our own logs and Django's, to stdout, with a request id on every line."""
 
+import logging
 import re
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import structlog
 from django.http import HttpRequest, HttpResponse
 
@@ -20,8 +22,18 @@ _SHARED_PROCESSORS: list[Any] = [
 ]
 
 
+def _json_line(event: dict[str, Any], **options: Any) -> str:
+    """An event as one JSON line, with orjson: a third of a log line's cost with the standard
+    library's encoder. What orjson does not know goes to structlog's fallback (its repr)."""
+    return orjson.dumps(
+        event, default=options.get("default"), option=orjson.OPT_NON_STR_KEYS
+    ).decode()
+
+
 def logging_config(*, json: bool, level: str) -> dict[str, Any]:
     """Configure structlog and return the stdlib LOGGING dict that renders through it."""
+    # No line shows the thread, the process or its name: each record would look them up anyway.
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     structlog.configure(
         processors=[
             structlog.stdlib.filter_by_level,
@@ -40,7 +52,7 @@ def logging_config(*, json: bool, level: str) -> dict[str, Any]:
             structlog.processors.ExceptionRenderer(
                 structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
             ),
-            structlog.processors.JSONRenderer(),
+            structlog.processors.JSONRenderer(serializer=_json_line),
         ]
     else:
         renderers = [structlog.dev.ConsoleRenderer()]
