@@ -216,7 +216,7 @@ def _perform(
     if seat.timeouts or not seat.has_acted:
         seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
         seat.save(update_fields=["timeouts", "has_acted"])
-    with db.pipeline():  # the writes below need no answer: they share round trips
+    with db.batch():  # the writes below need no answer: one statement for them all
         recorder = Recorder(game, state)
         recorder.record(events, actor=player, seat=seat.number)
         recorder.deal_if_due()

@@ -290,6 +290,7 @@ class Recorder:
         db.execute(
             f"UPDATE games_seat SET awaiting = (number IN ({marks})) WHERE game_id = %s",
             [*(waiting or [-1]), db.key(Game, self.game.pk)],
+            writes="games_seat",
         )
         for seat in seats:
             seat.awaiting = seat.number in waiting
@@ -303,7 +304,7 @@ class Recorder:
         self.dealt = True
 
     def _follow(self, event: ev.Event) -> None:
-        """The hand and cama records, written without waiting (in ``_perform``'s pipeline)."""
+        """The hand and cama records, written with the events (in ``_perform``'s batch)."""
         state = self.state
         assert state is not None
         now = timezone.now()
