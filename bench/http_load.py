@@ -37,7 +37,6 @@ import argparse
 import bisect
 import contextlib
 import http.client
-import json
 import os
 import random
 import resource
@@ -53,6 +52,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -278,7 +279,7 @@ class Http:
     ) -> tuple[int, dict[str, str], bytes, float, float]:
         """(status, headers, body, seconds, started) of one request; one retry on a connection
         the server had closed (safe for the actions too: the retry carries the same key)."""
-        data = b"" if body is None else json.dumps(body).encode()
+        data = b"" if body is None else orjson.dumps(body)
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Authorization: Token {token}"]
         lines += ["Accept: application/json", f"Content-Length: {len(data)}"]
         if body is not None:
@@ -383,13 +384,13 @@ class Player:
         status, _, body, _, _ = self.http.call("POST", "/api/games", self.tokens[0], create)
         if status != 201:
             raise RuntimeError(f"create: {status} {body[:300]!r}")
-        game = json.loads(body)
+        game = orjson.loads(body)
         status, _, body, _, _ = self.http.call(
             "POST", f"/api/games/{game['id']}/join", self.tokens[1], {"seat": 1}
         )
         if status != 200:
             raise RuntimeError(f"join: {status} {body[:300]!r}")
-        joined = json.loads(body)
+        joined = orjson.loads(body)
         self.stats.matches_started += 1
         return Match(game["id"], self.tokens, joined["version"], [None, joined])
 
@@ -397,7 +398,7 @@ class Player:
         status, _, body, elapsed, started = self.http.call(
             "GET", f"/api/games/{match.id}", match.tokens[seat]
         )
-        view = json.loads(body) if status == 200 else None
+        view = orjson.loads(body) if status == 200 else None
         hand = _hand(view) if view else 0
         self.stats.reads.append(Sample(started, elapsed * 1000, hand, status))
         if view is None:
@@ -445,7 +446,7 @@ class Player:
         )
         self.stats.actions.append(Sample(started, elapsed * 1000, hand, status))
         if status == 201:
-            result = json.loads(body)
+            result = orjson.loads(body)
             match.version = result["version"]
             match.views[seat] = result["game"]
         else:

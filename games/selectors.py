@@ -67,7 +67,8 @@ def etag_of(game_id: Any, version: int, status: str, updated_at: Any, seat: int 
     version, the lobby's last change and the viewer's seat determine the whole view."""
     viewer = "spectator" if seat is None else f"seat{seat}"
     changed = int(updated_at.timestamp() * 1_000_000)
-    return f'W/"{uuid.UUID(str(game_id))}-{version}-{status}-{changed}-{viewer}"'
+    game = game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(str(game_id))
+    return f'W/"{game}-{version}-{status}-{changed}-{viewer}"'
 
 
 def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
