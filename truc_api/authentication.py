@@ -68,7 +68,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
             lookup = _token(token.decode())
         except UnicodeDecodeError:
             lookup = None
-        found = lookup and db.instances(Player, _TOKEN, [lookup.digest, lookup.key])
+        found = lookup and db.instances(Player, _TOKEN, [lookup.digest, lookup.key], binary=True)
         if not lookup or not found:
             raise _invalid()
         player = found[0]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.dateparse import parse_datetime
@@ -26,9 +27,12 @@ N = TypeVar("N", bound=models.Model)
 Params = Sequence[Any]
 
 
-def rows(sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+def rows(sql: str, params: Params = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
+    """The rows of ``sql``; ``binary`` asks PostgreSQL for them in its binary format, which
+    psycopg reads faster (timestamps a fourth of the time), for queries with no JSON column
+    (Django reads those as text)."""
     with _cursor() as cursor:
-        cursor.execute(sql, params)
+        _execute(cursor, sql, params, binary)
         return list(cursor.fetchall())
 
 
@@ -126,24 +130,32 @@ def _cursor() -> Iterator[Any]:
         yield cursor
 
 
-def instances(model: type[M], sql: str, params: Params = ()) -> list[M]:
+def instances(model: type[M], sql: str, params: Params = (), *, binary: bool = False) -> list[M]:
     """The rows of ``sql`` as ``model`` instances, like ``model.objects.raw`` but with its column
     plan worked out once per query: a column of the model's table becomes its field (read through
-    the field's converters), any other column an attribute of that name."""
-    [found] = several((model, sql, params))
-    return found
+    the field's converters), any other column an attribute of that name. ``binary``: as in
+    ``rows``."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with _cursor() as cursor:
+        _execute(cursor, sql, params, binary)
+        return _build(db, model, sql, cursor.fetchall(), cursor)
+
+
+def _execute(cursor: Any, sql: str, params: Params, binary: bool) -> None:
+    if binary and isinstance(cursor, psycopg.Cursor):  # not Django's: it knows no formats
+        cursor.execute(sql, params, binary=True)
+    else:
+        cursor.execute(sql, params)
 
 
 def several(*queries: tuple[type[M], str, Params]) -> list[list[M]]:
     """The answers of several ``instances`` queries in one round trip: in a pipeline, each is
     sent before the first answer is awaited (PostgreSQL runs them in order). One query goes
     alone: a pipeline costs more CPU than one round trip does (bench/README.md)."""
-    db = connections[DEFAULT_DB_ALIAS]
     if len(queries) == 1:
         [(model, sql, params)] = queries
-        with _cursor() as cursor:
-            cursor.execute(sql, params)
-            return [_build(db, model, sql, cursor.fetchall(), cursor)]
+        return [instances(model, sql, params)]
+    db = connections[DEFAULT_DB_ALIAS]
     with contextlib.ExitStack() as cursors, pipeline():
         sent = []
         for model, sql, params in queries:

@@ -140,7 +140,7 @@ def _tagged(params: list[Any]) -> list[tuple[Any, ...]] | None:
     to Django, which opens a new one."""
     connection.health_check_done = True
     try:
-        return db.rows(_TAGGED, params)
+        return db.rows(_TAGGED, params, binary=True)
     except DatabaseError:
         connection.close_if_unusable_or_obsolete()
         return None
