@@ -18,6 +18,12 @@ Each round measures, over ``--actions`` actions:
   random playouts, which never change, in actions per CPU-second): these shared machines drift
   by a third within minutes, so compare code in alternating runs, not against an old figure.
 
+``--against DIR`` compares this checkout's server code with another checkout's (``git worktree
+add DIR <commit>``; the same ``.venv``): each runs in a process of its own with its own database,
+they take rounds in turn (the order alternating), and the report gives each one's medians and,
+round by round, the ratio of this checkout's CPU to the other's: the machine's drift falls on
+both alike.
+
 ``--profile N`` runs one more round under cProfile (counting CPU time, not waits; its own cost
 inflates the functions called most often) and prints the N most expensive functions by own time
 and by cumulative time. ``--statements`` prints the SQL of three steps first.
@@ -33,8 +39,10 @@ import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +143,101 @@ def print_statements(player: http_load.Player, matches: list[http_load.Match]) -
             player.step(match)
 
 
+@dataclass
+class Session:
+    player: http_load.Player
+    matches: list[http_load.Match]
+    client: InProcess
+    backend: int  # the PostgreSQL backend's pid
+
+    def measure(self, actions: int) -> tuple[float, float, float]:
+        """(app ms, pg ms, reads) per action over ``actions`` more actions."""
+        cpu, pg_cpu, reads = (
+            self.client.cpu,
+            backend_cpu(self.backend),
+            len(self.player.stats.reads),
+        )
+        play(self.player, self.matches, actions)
+        return (
+            (self.client.cpu - cpu) * 1000 / actions,
+            (backend_cpu(self.backend) - pg_cpu) * 1000 / actions,
+            (len(self.player.stats.reads) - reads) / actions,
+        )
+
+
+def start(database: str, seed: int, matches: int, warmup: int, tree: str = "") -> Session:
+    """A fresh database, two players, ``matches`` matches warmed up by ``warmup`` actions. The
+    log lines (structlog, stdout) go to a file, as the server's do; stdout stays the report's."""
+    report = os.fdopen(os.dup(1), "w", buffering=1)
+    log = open(f"/tmp/request_cost-{database}.log", "w")  # noqa: SIM115 - lives as long as the run
+    os.dup2(log.fileno(), 1)
+    if tree:  # the other checkout's server code, before this one's (http_load put it first)
+        sys.path.insert(0, tree)
+        os.chdir(tree)
+    pg = http_load.PG
+    http_load.recreate_database(database)
+    env = http_load.server_env(f"postgres://{pg['user']}@{pg['host']}:{pg['port']}/{database}")
+    tokens = http_load.migrate_and_make_tokens(env, 2)
+    from django.db import connection
+
+    from truc_api.wsgi import application
+
+    sys.stdout = report  # the log handler keeps the stream it was given: the file
+    client = InProcess(application)
+    player = http_load.Player(
+        client, (tokens[0], tokens[1]), random.Random(seed), http_load.Stats()
+    )
+    found = [player.new_match(http_load.LONG_MATCH) for _ in range(matches)]
+    play(player, found, warmup)  # connections, caches, prepared plans
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    return Session(player, found, client, backend)
+
+
+def serve(args: argparse.Namespace) -> None:
+    """A side of ``--against``: a session that measures a round for each line read."""
+    session = start(args.db, args.seed, args.matches, args.actions // 2, args.tree)
+    print("ready")
+    for line in sys.stdin:
+        print(json.dumps(session.measure(int(line))))
+
+
+def compare(args: argparse.Namespace) -> None:
+    sides = {}
+    for name, tree in (("this", ""), ("other", os.path.abspath(args.against))):
+        command = [sys.executable, __file__, "--serve", "--db", f"{args.db}_{name}"]
+        command += ["--actions", str(args.actions), "--matches", str(args.matches)]
+        command += ["--seed", str(args.seed), *(["--tree", tree] if tree else [])]
+        side = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert side.stdout is not None and side.stdout.readline().strip() == "ready"
+        sides[name] = side
+    print(f"# bench/request_cost.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')}: this checkout")
+    print(f"# ({http_load._git_describe()}) against {args.against}, {args.rounds} rounds")
+    found: dict[str, list[list[float]]] = {"this": [], "other": []}
+    for number in range(args.rounds):
+        for name in ("this", "other") if number % 2 == 0 else ("other", "this"):
+            side = sides[name]
+            assert side.stdin is not None and side.stdout is not None
+            side.stdin.write(f"{args.actions}\n")
+            side.stdin.flush()
+            found[name].append(json.loads(side.stdout.readline()))
+    for name, rounds in found.items():
+        app, database = [r[0] for r in rounds], [r[1] for r in rounds]
+        print(
+            f"{name:>5}: app {statistics.median(app):.2f} ms (min {min(app):.2f}), "
+            f"pg {statistics.median(database):.2f} ms (min {min(database):.2f})"
+        )
+    for column, label in ((0, "app"), (1, "pg")):
+        ratios = [a[column] / b[column] for a, b in zip(found["this"], found["other"], strict=True)]
+        each = " ".join(f"{ratio:.2f}" for ratio in ratios)
+        print(f"this/other {label}: median {statistics.median(ratios):.3f} (rounds: {each})")
+    for side in sides.values():
+        assert side.stdin is not None
+        side.stdin.close()
+        side.wait()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=6)
@@ -142,51 +245,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=8, help="matches played in turn")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="top N functions")
     parser.add_argument("--statements", action="store_true", help="print one action's SQL")
+    parser.add_argument("--against", default="", metavar="DIR", help="another checkout")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tree", default="", help=argparse.SUPPRESS)
     parser.add_argument("--db", default="truc_bench", help="dropped and recreated")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.serve:
+        return serve(args)
+    if args.against:
+        return compare(args)
 
-    # The server's log lines (structlog, stdout) go to a file, as the server's do; the report
-    # goes to the original stdout.
-    report = os.fdopen(os.dup(1), "w", buffering=1)
-    log = open(f"/tmp/request_cost-{os.getpid()}.log", "w")  # noqa: SIM115 - lives as long as the run
-    os.dup2(log.fileno(), 1)
-    pg = http_load.PG
-    http_load.recreate_database(args.db)
-    env = http_load.server_env(f"postgres://{pg['user']}@{pg['host']}:{pg['port']}/{args.db}")
-    tokens = http_load.migrate_and_make_tokens(env, 2)
-    from django.db import connection
-
-    from truc_api.wsgi import application
-
-    sys.stdout = report  # the log handler keeps the stream it was given: the file
-
-    client = InProcess(application)
-    player = http_load.Player(
-        client, (tokens[0], tokens[1]), random.Random(args.seed), http_load.Stats()
-    )
-    matches = [player.new_match(http_load.LONG_MATCH) for _ in range(args.matches)]
-    play(player, matches, args.actions // 2)  # warm-up: connections, caches, prepared plans
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        backend = cursor.fetchone()[0]
-
+    session = start(args.db, args.seed, args.matches, args.actions // 2)
     if args.statements:
-        print_statements(player, matches)
+        print_statements(session.player, session.matches)
     print(f"# bench/request_cost.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
     print(f"# {http_load._git_describe()}; {args.rounds} rounds of {args.actions} actions")
     print(f"{'round':>5} {'speed':>7} {'app ms':>7} {'pg ms':>6} {'reads':>6}")
     app_ms, pg_ms = [], []
     for number in range(1, args.rounds + 1):
         speed = http_load.machine_speed(1.0)
-        cpu, pg_cpu, reads = client.cpu, backend_cpu(backend), len(player.stats.reads)
-        play(player, matches, args.actions)
-        app = (client.cpu - cpu) * 1000 / args.actions
-        database = (backend_cpu(backend) - pg_cpu) * 1000 / args.actions
-        per_action = (len(player.stats.reads) - reads) / args.actions
+        app, database, reads = session.measure(args.actions)
         app_ms.append(app)
         pg_ms.append(database)
-        print(f"{number:>5} {speed:>7,.0f} {app:>7.2f} {database:>6.2f} {per_action:>6.2f}")
+        print(f"{number:>5} {speed:>7,.0f} {app:>7.2f} {database:>6.2f} {reads:>6.2f}")
     print(
         f"median: app {statistics.median(app_ms):.2f} ms (min {min(app_ms):.2f}), pg "
         f"{statistics.median(pg_ms):.2f} ms (min {min(pg_ms):.2f}) an action with its reads"
@@ -194,7 +276,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile:
         profiler = cProfile.Profile(time.thread_time)  # CPU, not waits on PostgreSQL
         profiler.enable()
-        play(player, matches, args.actions)
+        play(session.player, session.matches, args.actions)
         profiler.disable()
         for order in ("tottime", "cumulative"):
             out = io.StringIO()
