@@ -1,0 +1,60 @@
+"""The throttles (truc_api/throttling.py): a burst of the rate's size, then one request per
+interval, with one number kept per client."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from django.core.cache import cache
+
+from truc_api.throttling import UserRateThrottle
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
+    now = SimpleNamespace(t=1_000.0)
+    monkeypatch.setattr(UserRateThrottle, "THROTTLE_RATES", {"user": "6/min"})  # every 10 s
+    monkeypatch.setattr(UserRateThrottle, "timer", lambda self: now.t)
+    cache.clear()
+    return now
+
+
+def _asks(player: int) -> tuple[bool, float]:
+    throttle = UserRateThrottle()
+    request = SimpleNamespace(user=SimpleNamespace(pk=player, is_authenticated=True))
+    allowed = throttle.allow_request(request, None)
+    return allowed, throttle.wait()
+
+
+def test_a_burst_of_the_rate_passes_and_the_next_request_waits_one_interval(clock):
+    assert [_asks(1)[0] for _ in range(6)] == [True] * 6
+    allowed, wait = _asks(1)
+    assert not allowed
+    assert wait == pytest.approx(10.0)
+    assert _asks(2)[0]  # another player counts apart
+
+
+def test_after_an_interval_one_more_request_passes_and_a_period_refills_the_burst(clock):
+    for _ in range(6):
+        _asks(1)
+    clock.t += 10.0
+    assert _asks(1)[0]
+    assert not _asks(1)[0]
+    clock.t += 60.0
+    assert [_asks(1)[0] for _ in range(6)] == [True] * 6
+    assert not _asks(1)[0]
+
+
+def test_a_refused_request_does_not_count(clock):
+    for _ in range(7):
+        _asks(1)
+    clock.t += 10.0
+    assert _asks(1)[0]  # the seventh, refused, took nothing
+
+
+def test_the_cache_keeps_one_number_per_client(clock):
+    for _ in range(4):
+        _asks(1)
+
+    assert cache.get("throttle_user_1") == pytest.approx(clock.t + 4 * 10.0)  # DRF's key
