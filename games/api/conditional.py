@@ -22,9 +22,10 @@ from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import DisallowedHost
+from django.core.signals import setting_changed
 from django.db import DatabaseError, connection
+from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -99,15 +100,9 @@ def _unchanged(environ: dict[str, Any]) -> str | None:
 
 def _allowed_host(environ: dict[str, Any]) -> bool:
     """Django's own ALLOWED_HOSTS check, which its middleware would have made; its verdict kept
-    for the values it depends on (a sixth of a 304's cost otherwise), a few hundred at most."""
-    given = (
-        *(environ.get(name) for name in _HOST_KEYS),
-        *(
-            getattr(settings, name)
-            for name in ("DEBUG", "USE_X_FORWARDED_HOST", "USE_X_FORWARDED_PORT")
-        ),
-        tuple(settings.ALLOWED_HOSTS),
-    )
+    for the request's values it depends on (a sixth of a 304's cost otherwise), a few hundred at
+    most, and forgotten when a setting changes (tests change ALLOWED_HOSTS)."""
+    given = tuple(map(environ.get, _HOST_KEYS))
     verdict = _host_verdicts.get(given)
     if verdict is None:
         request = HttpRequest()
@@ -123,7 +118,7 @@ def _allowed_host(environ: dict[str, Any]) -> bool:
     return verdict
 
 
-#: What Django reads to find a request's host (``HttpRequest.get_host``).
+#: What Django reads of a request to find its host (``HttpRequest.get_host``).
 _HOST_KEYS = (
     "HTTP_X_FORWARDED_HOST",
     "HTTP_HOST",
@@ -132,6 +127,11 @@ _HOST_KEYS = (
     "HTTP_X_FORWARDED_PORT",
 )
 _host_verdicts: dict[tuple[Any, ...], bool] = {}
+
+
+@receiver(setting_changed)
+def _forget_host_verdicts(**_: Any) -> None:
+    _host_verdicts.clear()
 
 
 def _tagged(params: list[Any]) -> list[tuple[Any, ...]] | None:
