@@ -3,9 +3,11 @@ interval, with one number kept per client."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
+import redis
 from django.core.cache import cache
 
 from truc_api.throttling import UserRateThrottle
@@ -58,3 +60,47 @@ def test_the_cache_keeps_one_number_per_client(clock):
         _asks(1)
 
     assert cache.get("throttle_user_1") == pytest.approx(clock.t + 4 * 10.0)  # DRF's key
+
+
+REDIS = "redis://127.0.0.1:6379/7"
+
+
+@pytest.fixture
+def in_redis(settings, clock):
+    """The throttles' cache in Redis, as docker-compose.yml has it (a database of its own)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS,
+        }
+    }
+    cache.clear()
+    yield clock
+    cache.clear()
+
+
+def test_in_redis_the_same_burst_and_interval(in_redis):
+    assert [_asks(1)[0] for _ in range(6)] == [True] * 6
+    allowed, wait = _asks(1)
+    assert (allowed, wait) == (False, pytest.approx(10.0))
+    stored = redis.Redis.from_url(REDIS).get(cache.make_and_validate_key("throttle_user_1"))
+    assert float(stored) == pytest.approx(in_redis.t + 60.0)  # the script's plain number
+    in_redis.t += 10.0
+    assert _asks(1)[0]
+    assert not _asks(1)[0]
+    assert _asks(2)[0]
+
+
+def test_in_redis_requests_racing_from_threads_never_pass_more_than_the_burst(in_redis):
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        passed = list(pool.map(lambda _: _asks(3)[0], range(40)))
+
+    assert passed.count(True) == 6  # the script reads and writes at once
+
+
+def test_in_redis_a_count_kept_in_another_format_counts_as_nothing(in_redis):
+    """DRF's list of times, say, left by an earlier version: no error, a fresh count."""
+    cache.set("throttle_user_1", [in_redis.t - 1.0] * 3, 60)
+
+    assert [_asks(1)[0] for _ in range(6)] == [True] * 6
+    assert not _asks(1)[0]

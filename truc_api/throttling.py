@@ -7,14 +7,19 @@ and sent to the cache and back on every request (to Redis, in docker-compose.yml
 
 Here the count is one "theoretical arrival time" per client (the generic cell rate algorithm):
 a rate of N per period lets a burst of N through, then one request every period / N. The same
-limits, a float read and written per request. Like DRF's, the read and the write are two steps:
-requests racing from several processes may let a few more through than the rate says.
+limits, a float read and written per request: in Redis by a script, in one round trip and at
+once; in another cache, like DRF's, in two steps (requests racing from several processes may let
+a few more through than the rate says).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from django.utils.connection import ConnectionProxy
+from redis.commands.core import Script
 from rest_framework import throttling
 
 
@@ -29,13 +34,16 @@ class _Cell(throttling.SimpleRateThrottle):
             return True
         now = self.timer()
         interval = self.duration / self.num_requests
-        due = max(self.cache.get(self.key, now), now)  # when this client's rate catches up
-        ahead = due - now
-        if ahead > self.duration - interval:  # a whole period's burst is used up
-            self.wait_seconds = ahead - (self.duration - interval)
-            return False
-        self.cache.set(self.key, due + interval, self.duration)
-        return True
+        backend = _backend(self.cache)
+        if isinstance(backend, RedisCache):
+            wait = _in_redis(backend, self.key, now, interval, self.duration)
+        else:
+            due = max(self.cache.get(self.key, now), now)  # when this client's rate catches up
+            wait = due - now - (self.duration - interval)  # > 0: a period's burst is used up
+            if wait <= 0:
+                self.cache.set(self.key, due + interval, self.duration)
+        self.wait_seconds = max(wait, 0.0)
+        return wait <= 0
 
     def wait(self) -> float:
         return self.wait_seconds
@@ -52,3 +60,34 @@ class UserRateThrottle(throttling.UserRateThrottle, _Cell):
 
 class ScopedRateThrottle(throttling.ScopedRateThrottle, _Cell):
     pass
+
+
+# The same steps in Redis, in one round trip and at once (no request can slip in between).
+_GCRA = """
+local now, interval, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+-- anything but a number there (none yet, or another format's count) counts as nothing
+local due = math.max(tonumber(redis.call('GET', KEYS[1])) or now, now)
+local wait = due - now - (period - interval)
+if wait <= 0 then
+    redis.call('SET', KEYS[1], tostring(due + interval), 'PX', math.ceil(period * 1000))
+end
+return tostring(wait)
+"""
+
+
+def _backend(cache: Any) -> Any:
+    """The cache itself, behind ``django.core.cache.cache`` (DRF's throttles' default)."""
+    return caches[cache._alias] if isinstance(cache, ConnectionProxy) else cache
+
+
+def _in_redis(cache: RedisCache, key: str, now: float, interval: float, period: float) -> float:
+    """The wait before the request may pass (<= 0: it passes, and is counted). The key holds a
+    plain number, which only this script reads."""
+    full_key = cache.make_and_validate_key(key)
+    client = cache._cache.get_client(full_key, write=True)  # a new client each time: Django's
+    wait = _SCRIPT(keys=[full_key], args=[repr(now), repr(interval), repr(period)], client=client)
+    return float(wait)
+
+
+# Called by its digest; sent to Redis once, the first time Redis does not know it.
+_SCRIPT = Script(None, _GCRA.encode())  # type: ignore[arg-type]
