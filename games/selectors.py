@@ -220,4 +220,4 @@ def game_summary(game: Game, my_seat: int | None, awaiting: bool = False) -> dic
 def _player_ref(player: Any) -> dict[str, Any] | None:
     if player is None:
         return None
-    return {"id": player.pk, "name": player.display_name or player.username}
+    return {"id": player.pk, "name": player.public_name}

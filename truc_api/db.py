@@ -108,8 +108,7 @@ class _Held:
             written = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(clauses))
             statements = [(f"WITH {written} {last}", [p for _, ps in statements for p in ps])]
         for sql, params in statements:
-            with _cursor() as cursor:
-                cursor.execute(sql, params)
+            execute(sql, params)  # named no table: sent now
 
 
 @contextlib.contextmanager

@@ -135,9 +135,9 @@ def _forget_host_verdicts(**_: Any) -> None:
 
 
 def _tagged(params: list[Any]) -> list[tuple[Any, ...]] | None:
-    """The poll's one query. Outside Django's request cycle: no connection check first (a round
-    trip, CONN_HEALTH_CHECKS); a connection found broken here is closed, and the request goes on
-    to Django, which opens a new one."""
+    """The poll's one query. Outside Django's request cycle, which checks a kept connection at a
+    request's start (CONN_HEALTH_CHECKS): a connection found broken here is closed, and the
+    request goes on to Django, which opens a new one."""
     connection.health_check_done = True
     try:
         return db.rows(_TAGGED, params, binary=True)
