@@ -206,8 +206,11 @@ def _primary(state: State, hand: Hand, seat: int, action: Action) -> ev.Event:
     if kind == "paso":
         return ev.EnvidoPassed(seat)
     if kind == "mazo":
-        # §6: folding while the envido window is still open for the folder costs one more point.
-        penalty = state.rules.mazo_envido_penalty and envido_open_for(state.rules, hand, seat)
+        penalty = (
+            state.rules.mazo_envido_penalty
+            and _fold_ends_side(state, hand, seat)
+            and envido_open_for(state.rules, hand, seat)
+        )
         return ev.Folded(seat, int(penalty))
     if action.is_truco_call:
         return ev.TrucoCalled(seat, kind, TRUCO_LEVEL[kind])
@@ -219,6 +222,18 @@ def _primary(state: State, hand: Hand, seat: int, action: Action) -> ev.Event:
     if kind == "quiero":
         return ev.TrucoAccepted(seat, hand.truco_call)
     return ev.TrucoRefused(seat, hand.truco_call)
+
+
+def _fold_ends_side(state: State, hand: Hand, seat: int) -> bool:
+    """Whether ``seat``'s fold takes his whole side out of the hand (RULES.md §6).
+
+    Only such a fold can cost the ``mazo_envido_penalty``: with ``partner_continues`` a partner still
+    in the hand can yet call the envido, so the earlier folds of his side cost nothing.
+    """
+    if state.rules.mazo_team == "side_concedes":
+        return True
+    partners = (s for s in range(state.players) if s != seat and side_of(s) == side_of(seat))
+    return all(partner in hand.folded for partner in partners)
 
 
 def _envido_answer(state: State, hand: Hand, seat: int, accepted: bool) -> ev.Event:

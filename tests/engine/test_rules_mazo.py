@@ -137,3 +137,27 @@ def test_mazo_4_players_partner_continues_ends_when_a_whole_side_folded():
     table.act(2, "mazo")
     assert table.hand.over
     assert table.points() == [("truco", 1, 1)]
+
+
+def test_mazo_4_players_partner_continues_only_the_fold_that_ends_the_hand_costs_the_penalty():
+    """RULES.md §6: with partner_continues only the last player of a side to fold can cost the
+    envido penalty, since until then his partner may still call the envido."""
+    table = Table("valenciano", players=4, mazo_envido_penalty=True, hands=FOUR)
+    table.act(0, "mazo")  # window open for seat 0, but seat 2 stays in: no penalty
+    assert not table.hand.over
+    table.play(1, "4E")
+    table.act(2, "envit")  # the envido can still be called by the partner
+    table.act(3, "no_vull")
+    table.act(2, "mazo")  # the envido was called: the window is closed, no penalty either
+    assert table.hand.over
+    assert ("mazo_penalty", 1, 1) not in table.points()
+
+
+def test_mazo_4_players_partner_continues_last_fold_with_the_window_open_costs_the_penalty():
+    """RULES.md §6: the fold that ends the hand costs the penalty if the window is open for him."""
+    table = Table("valenciano", players=4, mazo_envido_penalty=True, hands=FOUR)
+    table.act(0, "mazo")
+    table.play(1, "4E")
+    table.act(2, "mazo")
+    assert table.hand.over
+    assert table.points() == [("truco", 1, 1), ("mazo_penalty", 1, 1)]
