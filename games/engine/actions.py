@@ -12,7 +12,9 @@ from .errors import InvalidAction
 TRUCO_CALLS = ("truco", "retruco", "vale_cuatro", "joc_fora")
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 ANSWERS = ("quiero", "no_quiero")
-CANONICAL = ("play", *TRUCO_CALLS, *ENVIDO_CALLS, *ANSWERS, "mazo", "paso")
+#: RULES.md §5.3: singing a flor, and the contest's raises and concession (no aliases).
+FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto", "con_flor_me_achico")
+CANONICAL = ("play", *TRUCO_CALLS, *ENVIDO_CALLS, *FLOR_CALLS, *ANSWERS, "mazo", "paso")
 
 #: RULES.md §5: the valenciano names are aliases of the canonical ones under every preset.
 ALIASES = {
@@ -73,6 +75,10 @@ class Action:
     @property
     def is_envido_call(self) -> bool:
         return self.type in ENVIDO_CALLS
+
+    @property
+    def is_flor_call(self) -> bool:
+        return self.type in FLOR_CALLS
 
 
 def play(card: str) -> Action:

@@ -35,6 +35,8 @@ class Rules:
     truco_top: str
     mazo_team: str
     mazo_envido_penalty: bool
+    flor: bool  # RULES.md §5.3, off in every preset
+    pica_pica: bool  # RULES.md §9, 6 players only, off in every preset
 
     @property
     def truco_top_level(self) -> int:
@@ -68,6 +70,8 @@ _VALENCIANO = Rules(
     truco_top="joc_fora",
     mazo_team="partner_continues",
     mazo_envido_penalty=False,
+    flor=False,
+    pica_pica=False,
 )
 _ARGENTINO = Rules(
     preset="argentino",
@@ -83,6 +87,8 @@ _ARGENTINO = Rules(
     truco_top="vale_cuatro",
     mazo_team="side_concedes",
     mazo_envido_penalty=False,
+    flor=False,
+    pica_pica=False,
 )
 _ARGENTINO_CLASICO = replace(
     _ARGENTINO,
@@ -99,7 +105,7 @@ PRESETS: dict[str, Rules] = {
 
 _CHOICES: dict[str, tuple[object, ...]] = {
     "deck": DECK_NAMES,
-    "players": (2, 4),
+    "players": (2, 4, 6),
     "first_parda": FIRST_PARDA,
     "envido_window": ENVIDO_WINDOWS,
     "envido_raise": ENVIDO_RAISES,
@@ -107,6 +113,8 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "truco_top": TRUCO_TOPS,
     "mazo_team": MAZO_TEAMS,
     "mazo_envido_penalty": (True, False),
+    "flor": (True, False),
+    "pica_pica": (True, False),
 }
 _OPTION_NAMES = tuple(field.name for field in fields(Rules) if field.name != "preset")
 
@@ -128,6 +136,14 @@ def resolve_rules(preset: str, overrides: Mapping[str, Any] | None = None) -> Ru
         raise InvalidRules(
             f"buenas_from must lie between 2 and target ({rules.target})", "invalid_option"
         )
+    # RULES.md §2: the two combinations that are rejected.
+    if rules.flor and rules.deck == "valencian22":
+        raise InvalidRules(
+            "flor is a rule of the 40-card deck: it cannot be played with valencian22",
+            "invalid_option",
+        )
+    if rules.pica_pica and rules.players != 6:
+        raise InvalidRules("pica_pica is only for games of 6 players", "invalid_option")
     return rules
 
 
