@@ -320,7 +320,8 @@ class Recorder:
             record |= {"scores": list(state.scores), "points": [], "reason": "", "started_at": now}
             db.insert(HandRecord, [record])
         elif isinstance(event, ev.HandEnded):
-            points = [list(entry) for entry in event.points]
+            assert state.hand is not None  # a pica-pica hand's points were scored by its duels
+            points = [list(entry) for entry in (*state.hand.duel_points, *event.points)]
             ended = {"winner_side": event.winner, "reason": event.reason, "points": points}
             ended |= {"scores": list(event.scores), "last_seq": state.version, "ended_at": now}
             db.update_where(HandRecord, ended, game_id=game, number=event.number)

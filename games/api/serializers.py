@@ -32,12 +32,18 @@ class RuleOptionsSerializer(StrictSerializer):
     truco_top = serializers.ChoiceField(engine_rules.TRUCO_TOPS, required=False)
     mazo_team = serializers.ChoiceField(engine_rules.MAZO_TEAMS, required=False)
     mazo_envido_penalty = serializers.BooleanField(required=False)
+    flor = serializers.BooleanField(
+        required=False, help_text="RULES.md §5.3; not with the valencian22 deck."
+    )
+    pica_pica = serializers.BooleanField(
+        required=False, help_text="RULES.md §9; only in games of 6 players."
+    )
 
 
 class BotSeatSerializer(StrictSerializer):
     """A server-side bot in one seat."""
 
-    seat = serializers.IntegerField(min_value=1, max_value=3)
+    seat = serializers.IntegerField(min_value=1, max_value=5)
     level = serializers.ChoiceField(LEVELS, help_text="random, basic or strong.")
 
 
@@ -45,7 +51,9 @@ class GameCreateSerializer(StrictSerializer):
     """A new table: its preset, size, visibility and rule overrides. Unknown keys are a 400."""
 
     preset = serializers.ChoiceField(tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    players = serializers.ChoiceField(
+        engine_rules.PLAYER_COUNTS, default=2, help_text="2, 4 or 6 (3 against 3, RULES.md §9)."
+    )
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
     options = RuleOptionsSerializer(required=False, default=dict)
     turn_seconds = serializers.IntegerField(
@@ -64,7 +72,7 @@ class GameCreateSerializer(StrictSerializer):
         many=True,
         required=False,
         default=list,
-        help_text="Server-side bots for some of seats 1-3; a game with a bot is not rated.",
+        help_text="Server-side bots for some of seats 1-5; a game with a bot is not rated.",
     )
 
 
@@ -72,7 +80,7 @@ class JoinSerializer(StrictSerializer):
     """Take a seat at this game; the body may be empty. Unknown keys are a 400."""
 
     seat = serializers.IntegerField(
-        min_value=0, max_value=3, required=False, help_text="A free seat; the first by default."
+        min_value=0, max_value=5, required=False, help_text="A free seat; the first by default."
     )
     join_code = serializers.CharField(
         max_length=16, required=False, help_text="Needed for a private game."
@@ -83,7 +91,7 @@ class JoinByCodeSerializer(StrictSerializer):
     """Take a seat at the private game with this code. Unknown keys are a 400."""
 
     join_code = serializers.CharField(max_length=16)
-    seat = serializers.IntegerField(min_value=0, max_value=3, required=False)
+    seat = serializers.IntegerField(min_value=0, max_value=5, required=False)
 
 
 class _Shared(tuple[str, ...]):
@@ -166,7 +174,9 @@ class PlaySerializer(serializers.Serializer):
 
 
 class PendingCallSerializer(serializers.Serializer):
-    ladder = serializers.ChoiceField(("truco", "envido"))
+    ladder = serializers.ChoiceField(
+        ("truco", "envido", "flor"), help_text="flor: the contest of RULES.md §5.3.5."
+    )
     call = serializers.CharField()
     caller = serializers.IntegerField()
     answering_side = serializers.IntegerField()
@@ -186,6 +196,23 @@ class EnvidoViewSerializer(serializers.Serializer):
     )
 
 
+class FlorViewSerializer(serializers.Serializer):
+    sung = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats that sang flor, in order."
+    )
+    round = serializers.BooleanField(help_text="Holders are still singing; `turn` sings next.")
+    calls = serializers.ListField(
+        child=serializers.CharField(), help_text="The contest: flor, then its raises."
+    )
+    winner = serializers.IntegerField(allow_null=True, help_text="The side the flor went to.")
+    value = serializers.IntegerField(
+        allow_null=True, help_text="The winning flor's value, when the flores were compared."
+    )
+    points = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="[side, points]"
+    )
+
+
 class LegalActionSerializer(serializers.Serializer):
     type = serializers.CharField()
     card = serializers.CharField(required=False)
@@ -196,8 +223,21 @@ class HandViewSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
     mano = serializers.IntegerField()
     over = serializers.BooleanField()
+    kind = serializers.ChoiceField(("redonda", "pica_pica"), help_text="RULES.md §9.")
+    duel = serializers.IntegerField(
+        allow_null=True, help_text="Pica-pica: the duel in progress (0-2), or the last one."
+    )
+    duelists = serializers.ListField(
+        child=serializers.IntegerField(), allow_null=True, help_text="The duel's seats, mano first."
+    )
+    earlier_duels = serializers.ListField(
+        child=PlaySerializer(many=True), help_text="The cards played in each finished duel."
+    )
     my_cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
     my_envido = serializers.IntegerField(allow_null=True)
+    my_flor = serializers.IntegerField(
+        allow_null=True, help_text="The reader's own flor value, with flor on; never another's."
+    )
     cards_left = serializers.ListField(child=serializers.IntegerField())
     bazas = serializers.ListField(child=PlaySerializer(many=True))
     baza = PlaySerializer(many=True)
@@ -207,6 +247,7 @@ class HandViewSerializer(serializers.Serializer):
     pending_call = PendingCallSerializer(allow_null=True)
     truco = TrucoViewSerializer()
     envido = EnvidoViewSerializer()
+    flor = FlorViewSerializer()
 
 
 class StateViewSerializer(serializers.Serializer):
@@ -235,6 +276,8 @@ class RulesSerializer(serializers.Serializer):
     truco_top = serializers.CharField()
     mazo_team = serializers.CharField()
     mazo_envido_penalty = serializers.BooleanField()
+    flor = serializers.BooleanField()
+    pica_pica = serializers.BooleanField()
 
 
 class GameRatingChangeSerializer(serializers.Serializer):
@@ -311,7 +354,7 @@ class ActionResultSerializer(serializers.Serializer):
 
 
 class PointsSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(("envido", "truco", "mazo_penalty"))
+    kind = serializers.ChoiceField(("flor", "envido", "truco", "mazo_penalty"))
     side = serializers.IntegerField()
     points = serializers.IntegerField()
 

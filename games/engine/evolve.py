@@ -222,7 +222,9 @@ def _flor_settled(state: State, event: ev.FlorSettled) -> State:
 
 
 def _duel_ended(state: State, event: ev.DuelEnded) -> State:
-    return replace(state, scores=event.scores, version=state.version + 1)
+    hand = _current(state)
+    hand = replace(hand, duel_points=(*hand.duel_points, *event.points))
+    return replace(state, hand=hand, scores=event.scores, version=state.version + 1)
 
 
 def _duel_started(state: State, event: ev.DuelStarted) -> State:
@@ -241,6 +243,7 @@ def _duel_started(state: State, event: ev.DuelStarted) -> State:
         kind=hand.kind,
         duel=event.duel,
         earlier_duels=(*hand.earlier_duels, plays),
+        duel_points=hand.duel_points,
     )
     return replace(state, hand=fresh, version=state.version + 1)
 

@@ -18,6 +18,7 @@ FALTA_MODES = ("malas_buenas", "cama")
 TRUCO_TOPS = ("vale_cuatro", "joc_fora")
 MAZO_TEAMS = ("side_concedes", "partner_continues")
 DECK_NAMES = ("spanish40", "valencian22")
+PLAYER_COUNTS = (2, 4, 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ PRESETS: dict[str, Rules] = {
 
 _CHOICES: dict[str, tuple[object, ...]] = {
     "deck": DECK_NAMES,
-    "players": (2, 4, 6),
+    "players": PLAYER_COUNTS,
     "first_parda": FIRST_PARDA,
     "envido_window": ENVIDO_WINDOWS,
     "envido_raise": ENVIDO_RAISES,

@@ -54,6 +54,7 @@ class Hand:
     kind: str = "redonda"  # or "pica_pica" (RULES.md §9)
     duel: int | None = None  # the pica-pica duel in progress, 0-2; None in a redonda
     earlier_duels: tuple[tuple[tuple[int, str], ...], ...] = ()  # each finished duel's plays
+    duel_points: tuple[tuple[str, int, int], ...] = ()  # what the finished duels scored, in order
     over: bool = False
 
     @property
