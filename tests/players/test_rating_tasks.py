@@ -330,8 +330,10 @@ def test_player_ratings_lists_every_pool_even_unplayed(viewer):
     assert [(r["family"], r["size"], r["value"], r["games"]) for r in body["ratings"]] == [
         ("valenciano", "1v1", 1500, 0),
         ("valenciano", "2v2", 1500, 0),
+        ("valenciano", "3v3", 1500, 0),
         ("argentino", "1v1", 1500, 0),
         ("argentino", "2v2", 1500, 0),
+        ("argentino", "3v3", 1500, 0),
     ]
     assert all(r["provisional"] and r["updated_at"] is None for r in body["ratings"])
     assert body["history"] == {"count": 0, "next": None, "previous": None, "results": []}
@@ -359,7 +361,7 @@ def test_player_ratings_history_is_newest_first_paginated_and_filtered(viewer):
         "1v1",
     )
     assert body["ratings"][0]["value"] == 1499
-    assert body["ratings"][3]["value"] == 1520
+    assert body["ratings"][4]["value"] == 1520  # argentino 2v2
 
     page = viewer.get(url, {"limit": 1, "offset": 1}).json()["history"]
     assert page["count"] == 3
