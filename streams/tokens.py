@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.exceptions import NotAuthenticated
+from rest_framework.request import Request
 
 from streams import hub
 from truc_api.authentication import TokenAuthentication
@@ -18,7 +19,7 @@ from truc_api.authentication import TokenAuthentication
 
 def authenticate(request: HttpRequest) -> tuple[Any, str]:
     """The player and his token's digest, the same check as every REST request's; 401 else."""
-    found = TokenAuthentication().authenticate(request)
+    found = TokenAuthentication().authenticate(Request(request))  # DRF's view of the request
     if found is None:
         raise NotAuthenticated()
     player, token = found
