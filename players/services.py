@@ -21,7 +21,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from games.models import Game, Seat
-from players import ratings
+from players import ratings, signals
 from players.models import Player, Rating, RatingChange, rating_pool
 from truc_api.problems import ApplicationError
 
@@ -194,6 +194,7 @@ def rate_game(game_id: Any) -> list[RatingChange]:
             rating.games += 1
             rating.updated_at = now
         Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
+        signals.game_rated.send(sender=RatingChange, game=game, changes=changes)
         return changes
 
 
