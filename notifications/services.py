@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
-from notifications import selectors, signing, tasks
+from notifications import selectors, sending, signing
 from notifications.errors import DeliveryPending
 from notifications.models import Delivery, Subscription
 
@@ -43,5 +43,5 @@ def replay(player: Any, delivery_id: Any) -> Delivery:
             payload=copy.deepcopy(original.payload),
             replay_of=original,
         )
-        tasks.send_after_commit(copied.pk)
+        sending.send_after_commit(copied.pk)
     return copied

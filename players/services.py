@@ -20,7 +20,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
+from games.errors import GameNotFound
 from games.models import Game, Seat
+from games.store import lock_game
 from players import ratings
 from players.models import Player, Rating, RatingChange, rating_pool
 from truc_api.problems import ApplicationError
@@ -148,8 +150,11 @@ def rate_game(game_id: Any) -> list[RatingChange]:
     constraint on (game, player) is the backstop should a writer ever skip that lock.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if game is None or not _is_ratable(game) or _rated_before(game):
+        try:
+            game = lock_game(game_id)
+        except GameNotFound:
+            return []
+        if not _is_ratable(game) or _rated_before(game):
             return []
         seats = list(
             Seat.objects.filter(game=game).order_by("number").values_list("number", "player_id")
@@ -195,13 +200,6 @@ def rate_game(game_id: Any) -> list[RatingChange]:
             rating.updated_at = now
         Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
         return changes
-
-
-def _lock_game(game_id: Any) -> Game | None:
-    try:
-        return Game.objects.select_for_update().filter(pk=game_id).first()
-    except (ValueError, TypeError, DjangoValidationError):  # not a UUID: no such game
-        return None
 
 
 def _is_ratable(game: Game) -> bool:
