@@ -26,6 +26,8 @@ class ApplicationError(Exception):
     code: ClassVar[str] = "application_error"
     status: ClassVar[int] = HTTPStatus.BAD_REQUEST
     title: ClassVar[str] = "The request cannot be carried out."
+    #: Seconds to wait before trying again, sent as ``Retry-After`` (a 429's).
+    retry_after: float | None = None
 
     def __init__(self, detail: str | None = None, *, extra: Mapping[str, Any] | None = None):
         super().__init__(detail or self.title)
@@ -73,6 +75,8 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
     if isinstance(exc, ApplicationError):
         # `extra` adds members (RFC 9457 extensions); it cannot overwrite the standard ones.
         body = {**exc.extra, **problem_body(exc.status, exc.code, exc.detail, title=exc.title)}
+        if exc.retry_after is not None:  # an application's own rate limit (a 429)
+            headers["Retry-After"] = str(math.ceil(exc.retry_after))
     elif isinstance(exc, exceptions.APIException):
         body = _api_exception_body(exc)
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
