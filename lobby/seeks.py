@@ -13,7 +13,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -51,7 +51,7 @@ class SeekRequest:
     players: int
     turn_seconds: int
     rated: bool
-    options: dict[str, Any]
+    options: dict[str, Any] = field(default_factory=dict)
     rating_min: int | None = None
     rating_max: int | None = None
     partner_id: int | None = None
