@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import math
 from http import HTTPStatus
-from typing import Any
 
 from truc_api.problems import ApplicationError
 
@@ -95,9 +95,11 @@ class TooManyMessages(ApplicationError):
     status = HTTPStatus.TOO_MANY_REQUESTS
     title = "You said too much at this table in too short a time."
 
-    def __init__(self, retry_after: float, **extra: Any) -> None:
-        super().__init__(f"Wait {max(1, round(retry_after))} s before your next line.", extra=extra)
-        self.retry_after = retry_after
+    def __init__(self, retry_after: float) -> None:
+        seconds = str(max(1, math.ceil(retry_after)))
+        super().__init__(
+            f"Wait {seconds} s before your next line.", headers={"Retry-After": seconds}
+        )
 
 
 class InvalidLobbyRequest(ApplicationError):

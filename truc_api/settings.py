@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "games",
     "players",
     "notifications",
+    "streams",
     "lobby",
 ]
 
@@ -268,6 +269,35 @@ SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "KindEnum": "notifications.api.docs.POINT_KINDS",
 }
 
+# --- Streams (streams/): Server-Sent Events, woken through Redis pub/sub after commit ---------
+
+# Every server process subscribes to <STREAMS_CHANNEL_PREFIX>:* here; with no URL (the embedded
+# defaults of `make run`) a process wakes only its own streams (streams/bus.py). Pub/sub channels
+# are shared by every database of a Redis server: the prefix keeps deployments (and parallel test
+# runs) apart.
+STREAMS_REDIS_URL = env.str(
+    "STREAMS_REDIS_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+STREAMS_CHANNEL_PREFIX = env.str("STREAMS_CHANNEL_PREFIX", default="truc")
+# A comment line on an idle stream this often (proxies drop silent connections).
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
+# How often a process asks the database whether anything moved that no notification told (a
+# lost one, or with no Redis a move made by another process, such as the Celery worker).
+STREAM_CHECK_SECONDS = env.float(
+    "STREAM_CHECK_SECONDS", default=STREAM_HEARTBEAT_SECONDS if STREAMS_REDIS_URL else 1.0
+)
+STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
+STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
+STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
+# What a stream tells EventSource to wait before reconnecting after a drop.
+STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
+# The streams are Django async views, which drf-spectacular does not see: a hook documents them.
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "streams.docs.add_streams",
+]
+
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
 
 LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INFO"))
@@ -276,7 +306,7 @@ LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INF
 # apps and servers are not subject to CORS. Tokens go in a header, so no credentials are shared.
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_EXPOSE_HEADERS = ["ETag", "X-Request-ID", "Idempotent-Replayed", "Retry-After"]
-CORS_ALLOW_HEADERS = [*default_cors_headers, "idempotency-key", "if-none-match"]
+CORS_ALLOW_HEADERS = [*default_cors_headers, "idempotency-key", "if-none-match", "last-event-id"]
 
 # --- Production hardening --------------------------------------------------------------------
 
