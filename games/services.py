@@ -73,18 +73,23 @@ def create_game(
     turn_seconds: int = 86_400,
     forfeit_after: int = 3,
     bots: list[dict[str, Any]] | None = None,
+    rated: bool = True,
+    seat: int = 0,
 ) -> Game:
-    """A new game with its creator at seat 0 and any ``bots`` ({seat, level}) seated; a table
-    full of them starts at once. A game with a bot is not rated."""
+    """A new game with its creator at ``seat`` and any ``bots`` ({seat, level}) seated; a table
+    full of them starts at once. A game with a bot is never rated; ``rated=False`` makes a
+    casual game of a table of people (the lobby's unrated seeks and challenges)."""
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
     except engine.InvalidRules as error:
         raise InvalidRequest(error, "options") from None
     bots = bots or []
     bot_seats = [bot["seat"] for bot in bots]
-    if len(set(bot_seats)) != len(bot_seats) or not all(0 < seat < players for seat in bot_seats):
+    if len(set(bot_seats)) != len(bot_seats) or not all(
+        0 <= number < players and number != seat for number in bot_seats
+    ):
         problem = engine.InvalidAction(
-            f"bots take distinct seats from 1 to {players - 1}", "bad_seat"
+            f"bots take distinct seats from 0 to {players - 1} but the creator's", "bad_seat"
         )
         raise InvalidRequest(problem, "bots")
     with transaction.atomic():
@@ -97,12 +102,12 @@ def create_game(
             created_by=player,
             turn_seconds=turn_seconds,
             forfeit_after=forfeit_after,
-            rated=not bots,
+            rated=rated and not bots,
             has_bots=bool(bots),
             scores=[0, 0],
             camas=[0, 0],
         )
-        Seat.objects.create(game=game, number=0, player=player)
+        Seat.objects.create(game=game, number=seat, player=player)
         for bot in bots:
             Seat.objects.create(
                 game=game,
