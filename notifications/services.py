@@ -66,5 +66,5 @@ def notify_players(
         for subscription in wanted
     )
     for delivery in deliveries:
-        tasks.send_after_commit(delivery.pk)
+        sending.send_after_commit(delivery.pk)
     return deliveries
