@@ -1,5 +1,6 @@
 """What the streams follow, through signals (no app calls the streams): the game log
-(``events_recorded``), seats taken and left, ratings written, deadlines near, and knox's tokens
+(``events_recorded`` for the notices written with the events, ``events_committed`` to wake the
+streams), seats taken and left, ratings written, deadlines near, and knox's tokens
 (deleted on logout). Each writes the players' notices in the sender's transaction and publishes
 after commit (``bus.publish_on_commit``): never for a rolled-back write, and a stream woken reads
 only what is committed."""
@@ -24,6 +25,9 @@ from streams import bus, notices
 
 def follow() -> None:
     game_signals.events_recorded.connect(on_events_recorded, sender=Game, dispatch_uid="streams")
+    game_signals.events_committed.connect(
+        on_events_committed, sender=Game, dispatch_uid="streams.wake"
+    )
     post_save.connect(on_seat_taken, sender=Seat, dispatch_uid="streams.seat_taken")
     post_delete.connect(on_seat_left, sender=Seat, dispatch_uid="streams.seat_left")
     player_signals.game_rated.connect(on_game_rated, dispatch_uid="streams.rated")
@@ -39,9 +43,7 @@ def _people(game: Game) -> list[Seat]:
 def on_events_recorded(
     sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
 ) -> None:
-    """Wake the game's streams and its players' (their turns may have moved); a start or an end
-    is a notice to every seated player."""
-    seats = seats_of(game)
+    """A start or an end is a notice to every seated player, written with the events."""
     types = {row.type for row in rows}
     told: list[notices.Notice] = []
     if "match_started" in types:
@@ -55,9 +57,12 @@ def on_events_recorded(
             for seat in _people(game)
         ]
     notices.notify_players(told)
-    bus.publish_on_commit(
-        [bus.game_topic(game.pk), *(bus.player_topic(seat.player_id) for seat in seats)]
-    )
+
+
+def on_events_committed(sender: Any, game: Game, **_: Any) -> None:
+    """Wake the game's streams and its players' (their turns may have moved)."""
+    players = (bus.player_topic(seat.player_id) for seat in seats_of(game))
+    bus.publish([bus.game_topic(game.pk), *players])
 
 
 def _started(game: Game, seat: int) -> dict[str, Any]:

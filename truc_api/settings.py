@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "players",
     "notifications",
     "streams",
+    "lobby",
 ]
 
 AUTH_USER_MODEL = "players.Player"
@@ -215,7 +216,10 @@ REST_KNOX = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "ENUM_NAME_OVERRIDES": {"GameStatusEnum": "games.models.Game.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "LevelEnum": "games.bots.LEVELS",
+    },
     "TITLE": "Truc API",
     "DESCRIPTION": (
         "A REST game server that referees Truc valencià and Truco argentino. "
@@ -321,3 +325,24 @@ if not DEBUG:
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips the client's.
     if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- The lobby (lobby/): seeks, challenges, rematches, table chat -------------------------------
+
+# A seek's default rating window: this many points either side of the seeker's rating, widening
+# by LOBBY_WINDOW_PER_SECOND for each second waited, up to LOBBY_WINDOW_MOST (lobby/pairing.py).
+LOBBY_WINDOW_BASE = env.int("LOBBY_WINDOW_BASE", default=100)
+LOBBY_WINDOW_PER_SECOND = env.float("LOBBY_WINDOW_PER_SECOND", default=2.0)
+LOBBY_WINDOW_MOST = env.int("LOBBY_WINDOW_MOST", default=500)
+LOBBY_SEEK_SECONDS = env.int("LOBBY_SEEK_SECONDS", default=1800)
+LOBBY_CHALLENGE_SECONDS = env.int("LOBBY_CHALLENGE_SECONDS", default=86_400)
+# The seeks of one pool that one pairing pass locks and considers at most, oldest first.
+LOBBY_PAIRING_BATCH = env.int("LOBBY_PAIRING_BATCH", default=5000)
+LOBBY_SWEEP_SECONDS = env.float("LOBBY_SWEEP_SECONDS", default=5.0)
+CELERY_BEAT_SCHEDULE["lobby-sweep"] = {
+    "task": "lobby.tasks.sweep_lobby",
+    "schedule": LOBBY_SWEEP_SECONDS,
+}
+# Table chat: a line's length, and how many lines one player may say at a game in a window.
+CHAT_MAX_LENGTH = env.int("CHAT_MAX_LENGTH", default=280)
+CHAT_RATE_LINES = env.int("CHAT_RATE_LINES", default=5)
+CHAT_RATE_SECONDS = env.int("CHAT_RATE_SECONDS", default=10)
