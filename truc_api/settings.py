@@ -219,6 +219,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "LevelEnum": "games.bots.LEVELS",
+        # A game's table: 2, 4 or 6 players (RULES.md §9); the lobby pairs tables of 2 or 4.
+        "PlayersEnum": "games.api.serializers.PLAYER_CHOICES",
+        "LobbyPlayersEnum": [(2, 2), (4, 4)],
     },
     "TITLE": "Truc API",
     "DESCRIPTION": (

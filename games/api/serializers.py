@@ -17,6 +17,9 @@ from truc_api.serializers import StrictSerializer
 
 # --- input -------------------------------------------------------------------------------------
 
+#: The table sizes (RULES.md §1), as (value, label) choices: the OpenAPI enum ``PlayersEnum``.
+PLAYER_CHOICES = [(players, str(players)) for players in engine_rules.PLAYER_COUNTS]
+
 
 class RuleOptionsSerializer(StrictSerializer):
     """Overrides of the preset's options (RULES.md §2); any subset, every one optional."""
@@ -52,7 +55,7 @@ class GameCreateSerializer(StrictSerializer):
 
     preset = serializers.ChoiceField(tuple(PRESETS))
     players = serializers.ChoiceField(
-        engine_rules.PLAYER_COUNTS, default=2, help_text="2, 4 or 6 (3 against 3, RULES.md §9)."
+        PLAYER_CHOICES, default=2, help_text="2, 4 or 6 (3 against 3, RULES.md §9)."
     )
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
     options = RuleOptionsSerializer(required=False, default=dict)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0002_rating_ratingchange'),
+        ('players', '0003_blocks_and_account_deletion'),
     ]
 
     operations = [
