@@ -168,6 +168,7 @@ class PlayerRefSerializer(serializers.Serializer):
 
 class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
+    side = serializers.IntegerField(help_text="seat mod 2: side 0 = seats 0, 2, 4 (RULES.md §1).")
     player = PlayerRefSerializer(allow_null=True)
 
 

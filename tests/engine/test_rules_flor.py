@@ -16,6 +16,15 @@ BOTH = [["7O", "12O", "10O"], ["4B", "5B", "6B"]]
 PIE_ONLY = [["4C", "5C", "6B"], ["1E", "2E", "3E"]]
 #: Only the mano holds flor (38), the pie none.
 MANO_ONLY = [["7E", "6E", "5E"], ["1B", "2C", "3O"]]
+#: Six players (conformance six-15): seats 0, 1 and 2 hold flores of 35, 26 and 27.
+THREE_FLORES = [
+    ["4B", "5B", "6B"],
+    ["1C", "2C", "3C"],
+    ["7O", "12O", "10O"],
+    ["5E", "6O", "12E"],
+    ["4E", "2O", "11B"],
+    ["6C", "3O", "10E"],
+]
 
 
 def flor_table(hands, preset="argentino_clasico", players=2, **options) -> Table:
@@ -96,7 +105,7 @@ def test_flor_an_unsung_flor_restricts_its_holder_alone():
 
 
 def test_flor_round_the_other_holders_sing_in_playing_order_after_the_first():
-    """§5.3.2: seat 2 sings first; then seats 3 and 5, then 1 (playing order from seat 2)."""
+    """§5.3.2: seat 1 sings first, at his turn; then seats 2, 3 and 5, in playing order."""
     hands = [
         ["4C", "5O", "7B"],
         ["1C", "2C", "3C"],
@@ -227,15 +236,7 @@ def test_flor_contest_answers(made, legal):
 
 def test_flor_contest_three_flores_and_only_singers_answer():
     """§5.3.4-5, 6 players: F = 3; seat 3 of side 1 did not sing and may not answer (no_flor)."""
-    hands = [
-        ["4B", "5B", "6B"],
-        ["1C", "2C", "3C"],
-        ["7O", "12O", "10O"],
-        ["5E", "6O", "12E"],
-        ["4E", "2O", "11B"],
-        ["6C", "3O", "10E"],
-    ]
-    table = flor_table(hands, players=6)
+    table = flor_table(THREE_FLORES, players=6)
     table.act(0, "flor")
     table.act(1, "flor")
     table.act(2, "flor")
@@ -251,15 +252,7 @@ def test_flor_contest_three_flores_and_only_singers_answer():
 
 
 def test_flor_achico_with_two_flores_of_the_first_side_scores_six():
-    hands = [
-        ["4B", "5B", "6B"],
-        ["1C", "2C", "3C"],
-        ["7O", "12O", "10O"],
-        ["5E", "6O", "12E"],
-        ["4E", "2O", "11B"],
-        ["6C", "3O", "10E"],
-    ]
-    table = flor_table(hands, players=6)
+    table = flor_table(THREE_FLORES, players=6)
     for seat in (0, 1, 2):
         table.act(seat, "flor")
     table.act(1, "con_flor_me_achico")

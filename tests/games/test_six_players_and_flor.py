@@ -8,20 +8,11 @@ from typing import Any
 import pytest
 
 from games import store
+from tests.engine.test_rules_flor import THREE_FLORES
 from tests.games.conftest import Client
 from tests.games.test_authorization import assert_problem
 
 pytestmark = pytest.mark.django_db
-
-#: RULES.md conformance six-15: seats 0, 1 and 2 hold flores (35, 26, 27).
-SIX_FLORES = [
-    ["4B", "5B", "6B"],
-    ["1C", "2C", "3C"],
-    ["7O", "12O", "10O"],
-    ["5E", "6O", "12E"],
-    ["4E", "2O", "11B"],
-    ["6C", "3O", "10E"],
-]
 
 
 class KnownDeal:
@@ -60,12 +51,18 @@ def test_six_player_game_is_created_joined_and_started_with_its_sides(make_clien
     assert (game["players"], game["rules"]["flor"], game["rules"]["pica_pica"]) == (6, True, True)
     listed = make_client().get("/api/games/open?players=6").json()
     assert [row["id"] for row in listed["results"]] == [game["id"]]
+    row = listed["results"][0]
+    assert [(seat["seat"], seat["side"]) for seat in row["seats"]] == [
+        (seat, seat % 2) for seat in range(6)
+    ]
     guests = [make_client() for _ in range(5)]
     for seat, guest in enumerate(guests, start=1):
         assert guest.post(f"/api/games/{game['id']}/join", {"seat": seat}).status_code == 200
     started = read(host, game["id"])
     assert started["status"] == "active"
-    assert [seat["seat"] for seat in started["seats"]] == list(range(6))
+    assert [(seat["seat"], seat["side"]) for seat in started["seats"]] == [
+        (seat, seat % 2) for seat in range(6)
+    ]
     for seat, client in enumerate([host, *guests]):
         view = read(client, game["id"])
         assert (view["my_seat"], view["state"]["side"]) == (seat, seat % 2)
@@ -97,7 +94,7 @@ def test_a_six_player_table_has_seats_0_to_5(make_client):
 
 
 def test_a_flor_contest_is_played_by_its_singers_through_the_api(table, monkeypatch):
-    monkeypatch.setattr(store, "_shuffler", KnownDeal(SIX_FLORES))
+    monkeypatch.setattr(store, "_shuffler", KnownDeal(THREE_FLORES))
     game_id, clients = table("argentino_clasico", players=6, options={"flor": True})
     views = [read(client, game_id)["state"] for client in clients]
     assert [view["hand"]["my_flor"] for view in views] == [35, 26, 27, None, None, None]
