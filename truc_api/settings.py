@@ -50,6 +50,7 @@ AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
+    "truc_api.request_bodies.ContentLengthRequiredMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
