@@ -106,3 +106,18 @@ def test_a_chunked_request_body_is_refused_not_read_as_empty(client):
     assert response.status_code == 400
     assert response["Content-Type"] == "application/problem+json"
     assert "Content-Length" in response.json()["detail"]
+
+
+def test_the_app_runs_as_its_own_role_and_the_migrations_as_the_owner():
+    services = _compose()["services"]
+    owner = services["db"]["environment"]["POSTGRES_USER"]
+
+    def user(service: str) -> str:
+        return services[service]["environment"]["DATABASE_URL"].split("//")[1].split(":")[0]
+
+    assert user("migrate") == owner
+    assert "migrate" in services["migrate"]["command"]
+    assert "grant_app_role truc_app" in services["migrate"]["command"]
+    for service in ("web", "worker", "webhook-worker", "beat"):
+        assert user(service) == "truc_app", service
+        assert "migrate" not in str(services[service]["command"]), service
