@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import bot_players, timeouts
+from games import bot_players, open_tables, timeouts
 
 
 @shared_task(name="games.tasks.apply_timeout")
@@ -26,3 +26,9 @@ def sweep_overdue_turns() -> int:
     for game_id, version, seat in bot_players.stalled():
         bot_move.delay(str(game_id), version, seat)
     return timeouts.sweep()
+
+
+@shared_task(name="games.tasks.expire_open_games")
+def expire_open_games() -> int:
+    """The periodic pass that aborts the open games that waited too long (games/open_tables.py)."""
+    return open_tables.expire()

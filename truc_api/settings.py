@@ -164,6 +164,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Longer deadlines get no task: a Redis ETA beyond the visibility timeout is redelivered (NOTES.md).
 TIMEOUT_TASK_MAX_SECONDS = env.int("TIMEOUT_TASK_MAX_SECONDS", default=1800)
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
+# A player waits at so many open games at most, and an open game waits so long for its players.
+OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)
+OPEN_GAME_TTL_HOURS = env.float("OPEN_GAME_TTL_HOURS", default=24.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep_overdue_turns",
@@ -173,6 +176,11 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-ratings": {
         "task": "players.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
+    },
+    # Open games that never filled (games/open_tables.py).
+    "expire-open-games": {
+        "task": "games.tasks.expire_open_games",
+        "schedule": timedelta(minutes=10),
     },
     "purge-expired-tokens": {
         "task": "players.tasks.purge_expired_tokens",
