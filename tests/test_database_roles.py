@@ -85,9 +85,11 @@ def test_the_app_role_reads_and_writes_rows_and_appends_events(app_role) -> None
     assert privileges.pop("django_migrations") == (True, False, False, False, False)
     assert set(privileges.values()) == {(True, True, True, True, False)}
     # A row written and taken back, with its sequence: what every request does.
-    app_role.execute("INSERT INTO players_player (password, is_superuser, username, first_name,"
-                     " last_name, email, is_staff, is_active, date_joined, display_name)"
-                     " VALUES ('x', false, 'role-check', '', '', '', false, true, now(), '')")  # fmt: skip
+    app_role.execute(
+        "INSERT INTO players_player (password, is_superuser, username, first_name, last_name,"
+        " email, is_staff, is_active, date_joined, display_name)"
+        " VALUES ('x', false, 'role-check', '', '', '', false, true, now(), '')"
+    )
     assert (
         app_role.execute("DELETE FROM players_player WHERE username = 'role-check'").rowcount == 1
     )
