@@ -1,9 +1,11 @@
 """A request body must come with a Content-Length.
 
 Behind the proxy of docker-compose.yml every body does: nginx reads a chunked body whole and
-hands it on with its length (deploy/nginx/truc-api.conf.template). Straight to granian, a chunked
-body reaches Django with no length, and Django reads a body of no length as empty: a request
-would then be judged on a body its client never sent. It is refused instead.
+hands it on with its length (deploy/nginx/truc-api.conf.template). Straight to granian's WSGI
+interface, a chunked body reaches Django with no length, and Django's WSGI request reads a body
+of no length as empty: a request would then be judged on a body its client never sent. It is
+refused instead. Under ASGI (``manage.py serve``) Django reads the body's messages to the end,
+chunked or not, so nothing is refused there.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from http import HTTPStatus
 
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
 
 from truc_api.problems import problem_response
@@ -27,6 +30,6 @@ class ContentLengthRequiredMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         # With a Transfer-Encoding, a Content-Length (if any) is not the body's (RFC 9112 §6.3).
-        if "HTTP_TRANSFER_ENCODING" in request.META:
+        if isinstance(request, WSGIRequest) and "HTTP_TRANSFER_ENCODING" in request.META:
             return problem_response(HTTPStatus.BAD_REQUEST, "invalid_request", LENGTH_REQUIRED)
         return self.get_response(request)

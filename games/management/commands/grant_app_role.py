@@ -3,9 +3,10 @@
 Run as the database's owner, after ``migrate`` (docker-compose.yml's ``migrate`` service does
 both). The role it creates or updates owns nothing and is no superuser, so it cannot ``ALTER`` a
 table, disable a trigger, ``TRUNCATE`` (never granted), or set ``session_replication_role``
-(a superuser's setting): the append-only event log stays append-only (STYLE.md principle 6)
-even for a compromised app. It may read and write the rows of every table, but only read and
-append to the event log, and only read the migrations' record. Run it again after every
+(a superuser's setting): the append-only tables stay append-only (STYLE.md principle 6) even
+for a compromised app. It may read and write the rows of every table, but only read and append
+to the append-only ones (the games' event log, the lobby's chat: each table with a trigger named
+``<table>_append_only``), and only read the migrations' record. Run it again after every
 ``migrate``: it grants on the tables as they are (and the owner's future tables get the same by
 default privileges, for the moment between the two).
 """
@@ -19,11 +20,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from psycopg import sql
 
-from games.models import GameEvent
-
-#: Tables the app only reads and appends to, and tables it only reads.
-APPEND_ONLY = (GameEvent._meta.db_table,)
+#: Tables the app only reads.
 READ_ONLY = ("django_migrations",)
+#: The tables whose trigger refuses UPDATE and DELETE (games/migrations/0003_...,
+#: lobby/migrations/0002_...): the app only reads them and appends to them.
+_APPEND_ONLY_TABLES = """
+SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+WHERE NOT t.tgisinternal AND t.tgname = c.relname || '_append_only' ORDER BY c.relname
+"""
 
 
 class Command(BaseCommand):
@@ -46,16 +50,22 @@ class Command(BaseCommand):
             if not password:
                 raise CommandError(f"{options['password_from_env']} is not set.")
         with connection.cursor() as cursor:
-            for statement in statements(options["role"], password, connection.settings_dict):
+            cursor.execute(_APPEND_ONLY_TABLES)
+            append_only = tuple(row[0] for row in cursor.fetchall())
+            for statement in statements(
+                options["role"], password, connection.settings_dict, append_only
+            ):
                 cursor.execute(statement.as_string(cursor.connection))
         self.stdout.write(f"Role {options['role']} has the app's privileges, and no more.")
 
 
-def statements(role: str, password: str | None, database: dict[str, Any]) -> list[sql.Composed]:
+def statements(
+    role: str, password: str | None, database: dict[str, Any], append_only: tuple[str, ...]
+) -> list[sql.Composed]:
     """The statements, in order: the role (created once), then its privileges from nothing."""
     name = sql.Identifier(role)
     tables = connection.introspection.table_names()
-    writable = [sql.Identifier(t) for t in tables if t not in APPEND_ONLY + READ_ONLY]
+    writable = [sql.Identifier(t) for t in tables if t not in append_only + READ_ONLY]
     own = [
         sql.SQL(
             "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = {}) THEN"
@@ -76,8 +86,9 @@ def statements(role: str, password: str | None, database: dict[str, Any]) -> lis
         sql.SQL("REVOKE CREATE ON SCHEMA public FROM PUBLIC, {}").format(name),
         sql.SQL("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {}").format(name),
         sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA public TO {}").format(name),
-        sql.SQL("GRANT INSERT ON {} TO {}").format(
-            sql.SQL(", ").join(map(sql.Identifier, APPEND_ONLY)), name
+        *(
+            sql.SQL("GRANT INSERT ON {} TO {}").format(sql.Identifier(table), name)
+            for table in append_only
         ),
         sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {}").format(name),
         # The owner's later tables (a migration run before this command runs again): rows only.

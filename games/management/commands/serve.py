@@ -1,7 +1,10 @@
 """``manage.py serve``: the API and, beside it, a Celery worker with its beat (the sweeps).
 
-What ``make run`` starts. With a real broker (the default there is a folder, ``filesystem://``)
-turn timeouts, ratings and bots run as in production, and webhook deliveries on a worker of their
+What ``make run`` starts. The API, streams included, is one granian process on the ASGI entry
+point (truc_api/asgi.py): its streams are woken by the in-process channel when no Redis is set
+(streams/bus.py), and find the worker's moves (bots, timeouts) at their check, every second on
+those defaults. With a real broker (the default there is a folder, ``filesystem://``) turn
+timeouts, ratings and bots run as in production, and webhook deliveries on a worker of their
 own; with the in-memory broker tasks run inside the request instead, and nothing sweeps.
 """
 
@@ -13,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from truc_api.celery import app
@@ -36,10 +38,14 @@ class Command(BaseCommand):
                 workers.append(subprocess.Popen(command, cwd=settings.BASE_DIR))
             pids = ", ".join(str(worker.pid) for worker in workers)
             self.stdout.write(f"Celery workers and beat started (pids {pids}).")
+        host, _, port = options["addrport"].rpartition(":")
+        server = [sys.executable, "-m", "granian", "--interface", "asgi", "--workers", "1",
+                  "--host", host or "127.0.0.1", "--port", port,
+                  "truc_api.asgi:application"]  # fmt: skip
         try:
-            call_command(
-                "runserver", options["addrport"], use_reloader=False, insecure_serving=True
-            )
+            subprocess.run(server, cwd=settings.BASE_DIR, check=False)
+        except KeyboardInterrupt:
+            pass
         finally:
             for worker in workers:
                 worker.terminate()
