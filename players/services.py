@@ -29,7 +29,7 @@ from games.store import lock_game
 from players import ratings
 from players.models import Block, Player, Rating, RatingChange, rating_pool
 from players.names import reads_as_bot
-from players.signals import account_deleting
+from players.signals import account_deleting, game_rated
 from truc_api.problems import ApplicationError
 
 logger = structlog.get_logger(__name__)
@@ -302,6 +302,7 @@ def rate_game(game_id: Any) -> list[RatingChange]:
             rating.games += 1
             rating.updated_at = now
         Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
+        game_rated.send(sender=RatingChange, game=game, changes=changes)
         return changes
 
 
