@@ -6,11 +6,12 @@ from typing import Any
 import structlog
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.crypto import hash_token
 from knox.models import AuthToken
 from knox.settings import CONSTANTS, knox_settings
+from rest_framework.authentication import get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 
 from players.models import Player
@@ -33,11 +34,16 @@ class Token:
     key: str  # the first characters, which knox keeps in clear and indexes
 
 
+#: ``Authorization: Bearer <token>`` (RFC 6750, what generated clients send), or knox's own
+#: ``Token <token>``, which earlier clients send.
+PREFIXES = ("bearer", knox_settings.AUTH_HEADER_PREFIX.lower())
+
+
 def token_lookup(header: str) -> Token | None:
-    """What finds the token of an ``Authorization: Token <token>`` header; None for any other
+    """What finds the token of an ``Authorization: Bearer <token>`` header; None for any other
     header (knox's own checks then answer why it is wrong)."""
     parts = header.split()
-    if len(parts) != 2 or parts[0].lower() != knox_settings.AUTH_HEADER_PREFIX.lower():
+    if len(parts) != 2 or parts[0].lower() not in PREFIXES:
         return None
     return _token(parts[1])
 
@@ -58,7 +64,12 @@ class TokenAuthentication(KnoxTokenAuthentication):
     the request: his id, never the token."""
 
     def authenticate(self, request: Any) -> Any:
-        result = super().authenticate(request)
+        header = get_authorization_header(request).split()
+        if not header or header[0].decode(errors="replace").lower() not in PREFIXES:
+            return None  # for another scheme, or none: anonymous
+        if len(header) != 2:
+            raise AuthenticationFailed(_("Invalid token header: send `Bearer <token>`."))
+        result = self.authenticate_credentials(header[1])
         if result is not None:
             structlog.contextvars.bind_contextvars(player_id=result[0].pk)
         return result
@@ -91,8 +102,22 @@ class TokenAuthentication(KnoxTokenAuthentication):
             return True
         return False
 
+    def authenticate_header(self, request: Any) -> str:
+        return "Bearer"
 
-class TokenScheme(KnoxTokenScheme):
-    """The OpenAPI security scheme: the same as knox's, for this subclass."""
+
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The OpenAPI security scheme: HTTP bearer, which generators know."""
 
     target_class = TokenAuthentication
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "`Authorization: Bearer <token>`, the token from `auth/register` or `auth/login`"
+                " (`Authorization: Token <token>` is accepted too)."
+            ),
+        }

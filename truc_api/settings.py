@@ -227,6 +227,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The contract's components (games/contract.py) and the problem codes (truc_api/openapi.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.contract.install",
+        "truc_api.openapi.postprocess",
+    ],
 }
 
 # --- Notifications (notifications/): webhooks and "deadline is near" reminders ----------------
@@ -259,9 +265,6 @@ CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "NotificationKindEnum": "notifications.models.Kind",
     "DeliveryStatusEnum": "notifications.models.Delivery.Status",
-    # Names the games' enums had before these: generated clients import them.
-    "TypeEnum": "notifications.api.docs.ACTION_TYPES",
-    "KindEnum": "notifications.api.docs.POINT_KINDS",
 }
 
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
