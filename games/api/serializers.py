@@ -41,6 +41,17 @@ def component_choice(name: str, choices: Any, **kwargs: Any) -> Any:
 # the components of games/api/contract.py, generated from the same tables.
 
 
+@extend_schema_field(contract.ref("RuleOptions"))
+class RuleOptionsField(serializers.JSONField):
+    """Overrides of a preset's options: an object, whose names and values the engine checks
+    (``resolve_rules``: one validator), documented by the contract's ``RuleOptions``."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("Expected an object.", code="invalid_type")
+        return data
+
+
 class BotSeatSerializer(StrictSerializer):
     """A server-side bot in one seat."""
 
@@ -56,7 +67,7 @@ class GameCreateSerializer(StrictSerializer):
         "Players", default=2, help_text="Players at the table (checked with the rules)."
     )
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
-    options = component("RuleOptions", default=dict)
+    options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(
         min_value=5,
         max_value=30 * 86_400,
@@ -75,12 +86,6 @@ class GameCreateSerializer(StrictSerializer):
         default=list,
         help_text="Server-side bots in distinct seats from 1 up; a game with a bot is not rated.",
     )
-
-    def validate_options(self, options: Any) -> Any:
-        # Their names and values are the engine's to check (``resolve_rules``); their shape ours.
-        if not isinstance(options, dict):
-            raise serializers.ValidationError("Expected an object.", code="invalid_type")
-        return options
 
 
 class JoinSerializer(StrictSerializer):
