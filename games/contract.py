@@ -34,6 +34,7 @@ REF = "#/components/schemas/"
 PLAYER_COUNTS = tuple(int(str(n)) for n in engine_rules.OPTION_CHOICES["players"])
 MAX_PLAYERS = max(PLAYER_COUNTS)
 ABANDONED = "abandoned"  # a game left by every player before it started (games.services)
+EXPIRED = "expired"  # an open game that did not fill in time (games.open_tables)
 CARD_CODES = tuple(dict.fromkeys(card for deck in cards.DECKS.values() for card in deck))
 
 
@@ -125,8 +126,9 @@ def _value_sets() -> dict[str, Schema]:
         "HandEndReason": _enum(events.HAND_END_REASONS, "Why a hand ended."),
         "MatchEndReason": _enum(events.MATCH_END_REASONS, "Why a match ended."),
         "GameEndReason": _enum(
-            (*events.MATCH_END_REASONS, ABANDONED),
-            "Why a game ended: its match's reason, or `abandoned` (left before it started).",
+            (*events.MATCH_END_REASONS, ABANDONED, EXPIRED),
+            "Why a game ended: its match's reason, `abandoned` (left by all before it started) or"
+            " `expired` (not full in time).",
         ),
         "PointKind": _enum(events.POINT_KINDS, "What points were scored for (RULES.md §7)."),
         "Players": _enum(engine_rules.OPTION_CHOICES["players"], "Players at the table."),

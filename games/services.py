@@ -19,7 +19,7 @@ import structlog
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bot_players, contract, engine, timeouts
+from games import bot_players, contract, engine, open_tables, timeouts
 from games.errors import (
     AlreadySeated,
     GameNotFound,
@@ -95,6 +95,8 @@ def create_game(
         )
         raise SeatsRefused(problem, "bots")
     with transaction.atomic():
+        if len(bots) + 1 < players:  # the game opens: the creator waits at it
+            open_tables.check_room(player)
         game = Game.objects.create(
             preset=preset,
             rules=rules.to_json(),
@@ -295,6 +297,8 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
     taken = dict(game.seats.values_list("number", "player_id"))
     if player.pk in taken.values():
         raise AlreadySeated()
+    if len(taken) + 1 < game.players:  # the game stays open: the player waits at it
+        open_tables.check_room(player)
     free = [seat for seat in range(game.players) if seat not in taken]  # never empty: full starts
     if number is None:
         number = free[0]
