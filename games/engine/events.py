@@ -17,6 +17,19 @@ from .rules import Rules
 PARDA = "parda"
 BazaResult = int | str  # 0, 1 or PARDA
 
+#: Why a hand (or a pica-pica duel) ends: its bazas (RULES.md §4.3), a refused truco (§5.1), an
+#: envido or a flor that reached the target (§7, §5.3.6), a whole side at the mazo (§6), or, for a
+#: pica-pica hand, its duels played (§9).
+HAND_END_REASONS = ("bazas", "truco_refused", "envido_target", "flor_target", "mazo", "duels")
+#: Why a match ends: on camas (§7), or by the shell: a resignation, repeated timeouts, a no-show.
+MATCH_END_REASONS = ("camas", "resigned", "timeouts", "no_show")
+#: What a hand's points are scored for (§7), and the members of each ``HandEnded.points`` entry.
+POINT_KINDS = ("flor", "envido", "truco", "mazo_penalty")
+POINTS_FIELDS = ("kind", "side", "points")
+#: The kinds of hand (RULES.md §9) and how a flor is settled (§5.3.4-5).
+HAND_KINDS = ("redonda", "pica_pica")
+FLOR_SETTLEMENTS = ("unopposed", "quiero", "con_flor_me_achico", "no_quiero")
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

@@ -415,6 +415,7 @@ def _hand_ended(
 ) -> ev.HandEnded | ev.DuelEnded:
     """§7: flor or envido points first, then truco points; capped at the target; later points
     ignored. A pica-pica duel is scored the same way when it ends (§9)."""
+    assert reason in ev.HAND_END_REASONS, reason  # the API's enum of reasons is this table
     target = state.rules.target
     scores = list(state.scores)
     points: list[tuple[str, int, int]] = []

@@ -33,9 +33,6 @@ def deal(state: State, deck: Sequence[str]) -> ev.HandDealt:
     return deal_hands(state, hands)
 
 
-HAND_KINDS = ("redonda", "pica_pica")
-
-
 def next_hand_kind(state: State) -> str:
     """RULES.md §9: with ``pica_pica`` the hand after a redonda is a pica-pica hand while the
     leader lacks more than 5 points; the first hand of a cama and the hand after a pica-pica hand
@@ -68,8 +65,8 @@ def deal_hands(
         raise InvalidAction(f"each seat needs 3 distinct cards of the {state.rules.deck} deck")
     if kind is None:
         kind = next_hand_kind(state)
-    elif kind not in HAND_KINDS:
-        raise InvalidAction(f"a hand is one of {', '.join(HAND_KINDS)}, not {kind!r}")
+    elif kind not in ev.HAND_KINDS:
+        raise InvalidAction(f"a hand is one of {', '.join(ev.HAND_KINDS)}, not {kind!r}")
     elif kind == "pica_pica":
         leader = 0 if state.cama_won else max(state.scores)
         if not state.rules.pica_pica or leader >= state.rules.target - 5:
@@ -88,6 +85,7 @@ def resign(state: State, seat: int) -> ev.MatchEnded:
 
 def forfeit(state: State, side: int, reason: str) -> ev.MatchEnded:
     """The shell ends the match against ``side`` (e.g. repeated turn timeouts)."""
+    assert reason in ev.MATCH_END_REASONS, reason  # the API's enum of reasons is this table
     if state.match_over:
         raise IllegalAction("the match is over", "match_over")
     return ev.MatchEnded(1 - side, reason)
@@ -95,6 +93,7 @@ def forfeit(state: State, side: int, reason: str) -> ev.MatchEnded:
 
 def abort(state: State, reason: str) -> ev.MatchEnded:
     """The shell ends the match with no winner (e.g. a seat that never acted)."""
+    assert reason in ev.MATCH_END_REASONS, reason
     if state.match_over:
         raise IllegalAction("the match is over", "match_over")
     return ev.MatchEnded(None, reason)

@@ -164,8 +164,6 @@ def test_unknown_option_is_rejected(name):
         ("argentino", {"target": 5}),
         ("argentino", {"target": 61}),
         ("argentino", {"buenas_from": 1}),
-        ("argentino", {"target": 20, "buenas_from": 21}),
-        ("valenciano", {"target": 12}),  # the preset's buenas_from 13 now lies above the target
         ("argentino", {"camas_to_win": 0}),
         ("argentino", {"camas_to_win": 6}),
         ("argentino", {"players": True}),  # a bool is not a number of players
@@ -186,11 +184,6 @@ def test_unknown_option_is_rejected(name):
         ("valenciano", {"envido_raise": None}),
         ("argentino", {"flor": 1}),
         ("argentino", {"pica_pica": "yes"}),
-        # RULES.md §2's two rejected combinations:
-        ("valenciano", {"flor": True}),
-        ("argentino", {"deck": "valencian22", "flor": True}),
-        ("argentino", {"pica_pica": True}),
-        ("argentino", {"players": 4, "pica_pica": True}),
     ],
 )
 def test_invalid_option_value_is_rejected(preset, overrides):
@@ -198,3 +191,34 @@ def test_invalid_option_value_is_rejected(preset, overrides):
     with pytest.raises(E.InvalidRules) as error:
         E.resolve_rules(preset, overrides)
     assert error.value.code == "invalid_option"
+    assert error.value.option == next(iter(overrides))
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [
+        ("argentino", {"target": 20, "buenas_from": 21}),
+        ("valenciano", {"target": 12}),  # the preset's buenas_from 13 now lies above the target
+    ],
+)
+def test_buenas_above_the_target_is_rejected(preset, overrides):
+    """RULES.md §2: buenas_from lies between 2 and the target; each value alone may be valid."""
+    with pytest.raises(E.InvalidRules) as error:
+        E.resolve_rules(preset, overrides)
+    assert (error.value.code, error.value.option) == ("buenas_above_target", "buenas_from")
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "code"),
+    [
+        ("valenciano", {"flor": True}, "flor_with_valencian22"),
+        ("argentino", {"deck": "valencian22", "flor": True}, "flor_with_valencian22"),
+        ("argentino", {"pica_pica": True}, "pica_pica_without_six"),
+        ("argentino", {"players": 4, "pica_pica": True}, "pica_pica_without_six"),
+    ],
+)
+def test_the_two_combinations_rules_md_rejects(preset, overrides, code):
+    """RULES.md §2: flor with valencian22, pica_pica without 6 players; each value valid alone."""
+    with pytest.raises(E.InvalidRules) as error:
+        E.resolve_rules(preset, overrides)
+    assert error.value.code == code and error.value.code in E.rules.REFUSED_TOGETHER

@@ -71,18 +71,29 @@ def test_six_player_game_is_created_joined_and_started_with_its_sides(make_clien
 
 
 @pytest.mark.parametrize(
-    ("fields", "word"),
+    ("fields", "status", "code", "field"),
     [
-        ({"preset": "valenciano", "options": {"flor": True}}, "flor"),
-        ({"preset": "argentino", "options": {"deck": "valencian22", "flor": True}}, "flor"),
-        ({"preset": "argentino", "players": 4, "options": {"pica_pica": True}}, "pica_pica"),
-        ({"preset": "argentino", "options": {"flor": "maybe"}}, "flor"),
-        ({"preset": "argentino", "players": 8}, "players"),
+        ({"preset": "valenciano", "options": {"flor": True}}, 422, "invalid_rules", "options.flor"),
+        (
+            {"preset": "argentino", "options": {"deck": "valencian22", "flor": True}},
+            422,
+            "invalid_rules",
+            "options.flor",
+        ),
+        (
+            {"preset": "argentino", "players": 4, "options": {"pica_pica": True}},
+            422,
+            "invalid_rules",
+            "options.pica_pica",
+        ),
+        ({"preset": "argentino", "options": {"flor": "maybe"}}, 400, "invalid_request", "flor"),
+        ({"preset": "argentino", "players": 8}, 400, "invalid_request", "players"),
     ],
 )
-def test_the_new_options_are_checked(make_client, fields, word):
-    body = assert_problem(make_client().post("/api/games", fields), 400, "invalid_request")
-    assert word in body["detail"] or any(word in error["field"] for error in body["errors"])
+def test_the_new_options_are_checked(make_client, fields, status, code, field):
+    """RULES.md §2: a value of the wrong kind is a 400; valid values refused together a 422."""
+    body = assert_problem(make_client().post("/api/games", fields), status, code)
+    assert any(field in error["field"] for error in body["errors"]), body
 
 
 def test_a_six_player_table_has_seats_0_to_5(make_client):
