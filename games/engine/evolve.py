@@ -10,7 +10,7 @@ from . import events as ev
 from .cards import flor_of
 from .errors import InvalidEvent
 from .rules import RULES_VERSION
-from .state import Hand, State, side_of
+from .state import Duels, Flor, Hand, State, side_of
 
 
 def start(event: ev.MatchStarted) -> State:
@@ -70,8 +70,7 @@ def _dealt(state: State, event: ev.HandDealt) -> State:
         held=event.hands,
         to_play=mano,
         phase_turn=mano if phase else None,
-        kind=event.kind,
-        duel=0 if event.kind == "pica_pica" else None,  # RULES.md §9: duel 0 opens at once
+        duels=Duels() if event.kind == "pica_pica" else None,  # RULES.md §9: duel 0 at once
     )
     scores = (0, 0) if state.cama_won else state.scores
     return replace(
@@ -194,36 +193,39 @@ def _flor_sung(state: State, event: ev.FlorSung) -> State:
     sung = (*hand.flor_sung, event.seat)
     contest = not queue and len({side_of(seat) for seat in sung}) == 2
     # §5.3.4: both sides sang: the first flor stands as its side's call, for the other to answer.
-    return _hand(
-        state,
-        hand,
-        flor_sung=sung,
-        flor_queue=queue,
-        flor_calls=("flor",) if contest else (),
-        flor_caller=sung[0] if contest else None,
-        flor_pending=contest,
+    flor = Flor(
+        sung=sung,
+        queue=queue,
+        calls=("flor",) if contest else (),
+        caller=sung[0] if contest else None,
+        pending=contest,
     )
+    return _hand(state, hand, flor=flor)
 
 
 def _flor_called(state: State, event: ev.FlorCalled) -> State:
     hand = _current(state)
-    return _hand(state, hand, flor_calls=(*hand.flor_calls, event.call), flor_caller=event.seat)
+    flor = replace(hand.flor, calls=(*hand.flor.calls, event.call), caller=event.seat)
+    return _hand(state, hand, flor=flor)
 
 
 def _flor_settled(state: State, event: ev.FlorSettled) -> State:
-    return _hand(
-        state,
-        _current(state),
-        flor_pending=False,
-        flor_points=(event.winner, event.points),
-        flor_winner=event.winner,
-        flor_value=event.value,
+    hand = _current(state)
+    flor = replace(
+        hand.flor,
+        pending=False,
+        points=(event.winner, event.points),
+        winner=event.winner,
+        value=event.value,
     )
+    return _hand(state, hand, flor=flor)
 
 
 def _duel_ended(state: State, event: ev.DuelEnded) -> State:
     hand = _current(state)
-    hand = replace(hand, duel_points=(*hand.duel_points, *event.points))
+    assert hand.duels is not None
+    duels = replace(hand.duels, points=(*hand.duels.points, *event.points))
+    hand = replace(hand, duels=duels)
     return replace(state, hand=hand, scores=event.scores, version=state.version + 1)
 
 
@@ -240,10 +242,7 @@ def _duel_started(state: State, event: ev.DuelStarted) -> State:
         held=hand.held,
         to_play=mano,
         phase_turn=mano if state.rules.envido_window == "before_first_card" else None,
-        kind=hand.kind,
-        duel=event.duel,
-        earlier_duels=(*hand.earlier_duels, plays),
-        duel_points=hand.duel_points,
+        duels=Duels(event.duel, (*hand.earlier_duels, plays), hand.duel_points),
     )
     return replace(state, hand=fresh, version=state.version + 1)
 

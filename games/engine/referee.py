@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from . import events as ev
-from .actions import CANONICAL, TRUCO_LEVEL, Action
+from .actions import CANONICAL, FLOR_CALLS, TRUCO_LEVEL, Action
 from .errors import IllegalAction
 from .evolve import evolve, holds_flor
 from .rules import Rules
@@ -52,8 +52,8 @@ def turn(state: State) -> int | None:
     hand = state.hand
     if state.match_over or hand is None or hand.over:
         return None
-    if hand.flor_queue:
-        return hand.flor_queue[0]  # RULES.md §5.3.2: the flor round
+    if hand.flor.queue:
+        return hand.flor.queue[0]  # RULES.md §5.3.2: the flor round
     caller = hand.pending_caller
     if caller is not None:
         return first_answerer(hand, caller, state.players)
@@ -102,21 +102,22 @@ def why_not(state: State, seat: int, action: Action) -> str | None:
         return "match_over"
     if hand is None or hand.over:
         return "hand_over"
-    duelists = hand.duelists
-    if duelists is not None and seat not in duelists:
+    if hand.duels is not None and not hand.in_play(seat) and seat not in hand.folded:
         return "not_in_duel"
     if seat in hand.folded:
         return "player_folded"
-    kind = action.type
-    if action.is_flor_call and not state.rules.flor:
-        return "flor_off"
-    if hand.flor_queue:  # §5.3.2: the round's next singer, and nothing else, meanwhile
-        if seat != hand.flor_queue[0]:
+    if not state.rules.flor:  # no flor can be sung: the rules of §4-§6 alone
+        if action.type in FLOR_CALLS:
+            return "flor_off"
+        return _why_not_without_flor(state, hand, seat, action)
+    kind, flor = action.type, hand.flor
+    if flor.queue:  # §5.3.2: the round's next singer, and nothing else, meanwhile
+        if seat != flor.queue[0]:
             return "flor_pending"
         return None if kind == "flor" else "flor_first"
     if kind == "flor":
         return _why_not_sing(hand, seat)
-    if hand.flor_pending:
+    if flor.pending:
         return _why_not_answer_flor(hand, seat, action)
     if action.is_flor_call:
         return "no_flor_contest"
@@ -260,9 +261,15 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if not 0 <= seat < state.players or not may_act(state, seat):
         return ()
     assert state.hand is not None
-    candidates = [Action("play", card=card) for card in state.hand.held[seat]]
-    candidates += [Action(kind) for kind in CANONICAL if kind != "play"]
-    return tuple(action for action in candidates if why_not(state, seat, action) is None)
+    plays = [Action("play", card=card) for card in state.hand.held[seat]]
+    # Without the flor option its actions are never legal (flor_off): they are not tried.
+    calls = _CALLS if state.rules.flor else _CALLS_WITHOUT_FLOR
+    return tuple(action for action in (*plays, *calls) if why_not(state, seat, action) is None)
+
+
+#: The candidate actions other than cards, built once (an ``Action`` is immutable).
+_CALLS = tuple(Action(kind) for kind in CANONICAL if kind != "play")
+_CALLS_WITHOUT_FLOR = tuple(action for action in _CALLS if action.type not in FLOR_CALLS)
 
 
 def decide(state: State, seat: int, action: Action) -> tuple[ev.Event, ...]:
