@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "games",
     "players",
     "notifications",
+    # The web table at /play/ (static ES modules over the public API).
+    "play",
 ]
 
 AUTH_USER_MODEL = "players.Player"

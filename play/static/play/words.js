@@ -1,0 +1,105 @@
+// The game's own words. Actions are named in the preset's language whatever the page's language
+// (RULES.md §5: `truc`, `envit`, `vull`... are the valenciano names of `truco`, `envido`,
+// `quiero`...); suits, figures and the score's words (malas/buenas, camas) follow the page's.
+// Until GET /api/rules lists them, they live here.
+
+import { lang } from "./i18n.js";
+
+// Canonical action -> [label, the alias sent to the API or null] per family of presets.
+const ACTIONS = {
+  valenciano: {
+    truco: ["Truc", "truc"],
+    retruco: ["Retruc", "retruc"],
+    vale_cuatro: ["Quatre val", "quatre_val"],
+    joc_fora: ["Joc fora", null],
+    envido: ["Envit", "envit"],
+    real_envido: ["Real envit", null],
+    falta_envido: ["Falta", "falta"],
+    quiero: ["Vull", "vull"],
+    no_quiero: ["No vull", "no_vull"],
+    mazo: ["Me'n vaig", null],
+    paso: ["Passe", null],
+  },
+  argentino: {
+    truco: ["Truco", null],
+    retruco: ["Retruco", null],
+    vale_cuatro: ["Vale cuatro", null],
+    joc_fora: ["Juego fuera", null],
+    envido: ["Envido", null],
+    real_envido: ["Real envido", null],
+    falta_envido: ["Falta envido", null],
+    quiero: ["Quiero", null],
+    no_quiero: ["No quiero", null],
+    mazo: ["Me voy al mazo", null],
+    paso: ["Paso", null],
+  },
+};
+
+const family = (preset) => (preset === "valenciano" ? "valenciano" : "argentino");
+
+// `torne` is the valenciano name of the envido that raises an envit (RULES.md §5.2).
+const isTorne = (preset, action, hand) =>
+  family(preset) === "valenciano" && action.type === "envido" && hand && hand.envido.calls.length > 0;
+
+export function actionLabel(preset, action, hand) {
+  if (isTorne(preset, action, hand)) return "Torne";
+  const entry = ACTIONS[family(preset)][action.type];
+  return entry ? entry[0] : action.type;
+}
+
+// The action as the API takes it: the preset's own word where the API has an alias for it.
+export function actionToSend(preset, action, hand) {
+  if (isTorne(preset, action, hand)) return { type: "torne" };
+  const entry = ACTIONS[family(preset)][action.type];
+  const type = entry && entry[1] ? entry[1] : action.type;
+  return action.card ? { type, card: action.card } : { type };
+}
+
+// A call as events and views name it (canonical), or as it was said (an alias), for display.
+export function callLabel(preset, call, earlierEnvidoCalls = 0) {
+  const canonical = { truc: "truco", retruc: "retruco", quatre_val: "vale_cuatro", envit: "envido", falta: "falta_envido", vull: "quiero", no_vull: "no_quiero" }[call] || call;
+  if (call === "torne" || (canonical === "envido" && earlierEnvidoCalls > 0 && family(preset) === "valenciano")) return "Torne";
+  const entry = ACTIONS[family(preset)][canonical];
+  return entry ? entry[0] : call;
+}
+
+// Suits: the letter is the card notation's (readable without colour), the name the page's.
+export const SUITS = {
+  O: { en: "oros (coins)", es: "oros", ca: "ors" },
+  C: { en: "copas (cups)", es: "copas", ca: "copes" },
+  E: { en: "espadas (swords)", es: "espadas", ca: "espases" },
+  B: { en: "bastos (clubs)", es: "bastos", ca: "bastos" },
+};
+const FIGURES = {
+  10: { en: "sota", es: "sota", ca: "sota" },
+  11: { en: "caballo", es: "caballo", ca: "cavall" },
+  12: { en: "rey", es: "rey", ca: "rei" },
+};
+
+export const parseCard = (code) => ({ rank: Number(code.slice(0, -1)), suit: code.slice(-1) });
+
+export function cardName(code) {
+  const { rank, suit } = parseCard(code);
+  const l = lang();
+  const figure = FIGURES[rank] ? FIGURES[rank][l] : String(rank);
+  const suitName = SUITS[suit][l];
+  if (l === "en") return `${figure} of ${suitName}`;
+  if (l === "ca") return /^[aeiouàèéíòóú]/i.test(suitName) ? `${figure} d'${suitName}` : `${figure} de ${suitName}`;
+  return `${figure} de ${suitName}`;
+}
+
+const SCORE_WORDS = {
+  en: { malas: "malas", buenas: "buenas", camas: "camas" },
+  es: { malas: "malas", buenas: "buenas", camas: "camas" },
+  ca: { malas: "males", buenas: "bones", camas: "cames" },
+};
+
+// A score as players say it: below `buenas_from` it counts in malas, from there on in buenas
+// (RULES.md §2: `buenas_from` is the first score that counts as buenas).
+export function scoreWords(points, rules) {
+  const words = SCORE_WORDS[lang()];
+  if (points < rules.buenas_from) return { count: points, word: words.malas, half: "malas" };
+  return { count: points - rules.buenas_from + 1, word: words.buenas, half: "buenas" };
+}
+
+export const camasWord = () => SCORE_WORDS[lang()].camas;
