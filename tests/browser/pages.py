@@ -82,6 +82,14 @@ def log_in(driver: Any, username: str) -> None:
     wait_for(lambda: driver.find_elements(By.ID, "my-games"), what="the lobby")
 
 
+def text_of(driver: Any, selector: str) -> str | None:
+    """The text of the first element matching, read at once (the page re-renders freely)."""
+    return driver.execute_script(  # type: ignore[no-any-return]
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent : null",
+        selector,
+    )
+
+
 def page_token(driver: Any) -> str:
     return str(driver.execute_script("return localStorage.getItem('truc.token')"))
 
@@ -117,6 +125,7 @@ for (const seat of root.querySelectorAll('.seat')) {
 }
 const last = root.querySelector('.last-hand');
 return {
+  lang: document.documentElement.lang,
   version: Number(root.dataset.version),
   status: root.dataset.status,
   turn: root.dataset.turn,
@@ -175,10 +184,15 @@ def settle(driver: Any, api: Api, game_id: str, timeout: float = 30.0) -> tuple[
     return found[0], found[1]
 
 
-def score_words(points: int, rules: dict[str, Any]) -> str:
+#: malas and buenas as the page's language says them.
+SCORE_WORDS = {"ca-ES-valencia": ("males", "bones")}
+
+
+def score_words(points: int, rules: dict[str, Any], lang: str) -> str:
+    malas, buenas = SCORE_WORDS.get(lang, ("malas", "buenas"))
     if points < rules["buenas_from"]:
-        return f"{points} malas"
-    return f"{points - rules['buenas_from'] + 1} buenas"
+        return f"{points} {malas}"
+    return f"{points - rules['buenas_from'] + 1} {buenas}"
 
 
 def label_for(preset: str, action: dict[str, Any], hand: dict[str, Any]) -> str:
@@ -199,7 +213,7 @@ def check_table(page: dict[str, Any], view: dict[str, Any]) -> None:
         side = score["side"]
         assert score["points"] == state["scores"][side], (page["scores"], state["scores"])
         assert score["camas"] == state["camas"][side]
-        assert score["words"] == score_words(state["scores"][side], view["rules"])
+        assert score["words"] == score_words(state["scores"][side], view["rules"], page["lang"])
     hand = state["hand"]
     me = view["my_seat"]
     legal = state["legal_actions"]

@@ -25,3 +25,26 @@ def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
     assert end["verdict"] == ("You won!" if view["winner_side"] == 0 else "You lost.")
     assert end["unrated"] and not view["rated"]  # a game with a bot is not rated
     assert end["play_again"]
+
+
+def test_a_four_player_argentino_match_with_three_bots_in_the_browsers_language(browsers) -> None:
+    driver = browsers(language="es-AR")
+    api = sign_up(driver, unique_name("beto"))
+    # The browser asks for Spanish: the labels are Spanish; the calls are argentino's words.
+    assert driver.find_element(By.ID, "logout").text == "Salir"
+    fill_form(driver, "new-bots", preset="argentino", players=4, level="basic", length="quick")
+    game_id = game_id_of(driver)
+    positions = {
+        seat: driver.find_element(By.CSS_SELECTOR, f".seat[data-seat='{seat}']").get_attribute(
+            "class"
+        )
+        for seat in range(4)
+    }
+    # Me at the bottom, my partner (seat 2) across, seat 1 plays after me, on my right.
+    assert "pos-bottom" in positions[0] and "pos-top" in positions[2]
+    assert "pos-right" in positions[1] and "pos-left" in positions[3]
+    view, page, moves = play_to_end(driver, api, game_id, random.Random(4))
+    assert view["status"] == "finished" and moves > 0 and view["players"] == 4
+    assert page["match_end"]["verdict"] == (
+        "¡Has ganado!" if view["winner_side"] == 0 else "Has perdido."
+    )

@@ -46,6 +46,7 @@ export function openTable(main, gameId, { toast }) {
     follower: null,
     clock: null,
     ratingTries: 0,
+    resignArmed: false,
     closed: false,
   };
 
@@ -217,12 +218,18 @@ export function openTable(main, gameId, { toast }) {
     return table.view;
   }
 
-  async function resign(button) {
-    if (button.dataset.armed !== "yes") {
-      button.dataset.armed = "yes";
-      button.textContent = t("resign_confirm");
+  // Asked twice: the first press only arms the button (for a while, across re-renders).
+  async function resign() {
+    if (!table.resignArmed) {
+      table.resignArmed = true;
+      setTimeout(() => {
+        table.resignArmed = false;
+        render();
+      }, 6000);
+      render();
       return;
     }
+    table.resignArmed = false;
     try {
       table.view = await api.resign(gameId);
     } catch (error) {
@@ -282,7 +289,15 @@ export function openTable(main, gameId, { toast }) {
       );
     }
     if (view.status === "active" && view.my_seat !== null) {
-      bits.push(h("button", { type: "button", class: "resign", data_key: "resign", text: t("resign"), onclick: (e) => resign(e.currentTarget) }));
+      bits.push(
+        h("button", {
+          type: "button",
+          class: `resign${table.resignArmed ? " armed" : ""}`,
+          data_key: "resign",
+          text: table.resignArmed ? t("resign_confirm") : t("resign"),
+          onclick: () => resign(),
+        }),
+      );
     }
     return h("div", { class: "topline" }, bits);
   }
