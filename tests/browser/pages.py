@@ -118,7 +118,7 @@ for (const seat of root.querySelectorAll('.seat')) {
     faces: cards(seat, '.hand-cards .card.face'),
     backs: seat.querySelectorAll('.hand-cards .card.back').length,
     playable: cards(seat, '.hand-cards .card.playable'),
-    played: cards(seat, '.played-slot .card'),
+    played: cards(root, `.trick .play[data-seat="${seat.dataset.seat}"] .card`),
     turn: seat.dataset.turn,
     position: [...seat.classList].find((c) => c.startsWith('pos-')),
   };
@@ -310,15 +310,23 @@ def moved_on(driver: Any, version: int) -> None:
 
 
 def play_to_end(
-    driver: Any, api: Api, game_id: str, rng: random.Random, max_moves: int = 400
+    driver: Any,
+    api: Api,
+    game_id: str,
+    rng: random.Random,
+    max_moves: int = 400,
+    between: Callable[[int, Any], None] | None = None,
 ) -> tuple[Any, Any, int]:
     """Click offered actions until the match is over, holding the table against the API's view
-    of this seat after every move; answers the last view and page, and the moves made."""
+    of this seat after every move; answers the last view and page, and the moves made.
+    ``between(moves, view)`` runs at each settled table, before the next move."""
     moves = 0
     while True:
         view, page = settle(driver, api, game_id)
         check_table(page, view)
         check_last_hand(page, api, game_id)
+        if between:
+            between(moves, view)
         if view["status"] in OVER:
             return view, page, moves
         assert moves < max_moves, "the match did not end"
@@ -328,6 +336,20 @@ def play_to_end(
         else:
             click(driver, action, view["version"])
         moves += 1
+
+
+def fits_the_screen(driver: Any) -> None:
+    """Nothing to scroll sideways, and every card and action button within the width."""
+    overflow = driver.execute_script(
+        """
+        const width = document.documentElement.clientWidth;
+        const outside = [...document.querySelectorAll('.card, .actions button, .score')]
+          .filter((e) => { const r = e.getBoundingClientRect(); return r.left < -1 || r.right > width + 1; })
+          .map((e) => e.className);
+        return {scroll: document.documentElement.scrollWidth, width, outside};
+        """
+    )
+    assert overflow["scroll"] <= overflow["width"] and not overflow["outside"], overflow
 
 
 def network_log(driver: Any) -> list[dict[str, Any]]:

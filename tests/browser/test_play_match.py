@@ -4,12 +4,44 @@ the same seat after every move."""
 
 from __future__ import annotations
 
+import os
 import random
+import time
+from pathlib import Path
+from typing import Any
 
 from selenium.webdriver.common.by import By
 
-from tests.browser.conftest import unique_name
-from tests.browser.pages import fill_form, game_id_of, play_to_end, sign_up
+from tests.browser.conftest import DESKTOP, PHONE, unique_name
+from tests.browser.pages import (
+    check_table,
+    fill_form,
+    fits_the_screen,
+    game_id_of,
+    play_to_end,
+    settle,
+    sign_up,
+)
+
+#: TRUC_SCREENSHOTS=DIR saves the table at desktop and phone sizes there (the README's).
+SCREENSHOTS = os.environ.get("TRUC_SCREENSHOTS")
+
+
+def phone_and_desktop(driver: Any, api: Any, game_id: str) -> None:
+    """The same table at a phone's size: it fits, still shows what the API says, and (with
+    TRUC_SCREENSHOTS) both sizes are saved."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        driver.set_window_size(1280, 1040)
+        time.sleep(0.6)  # the last card's landing animation
+        driver.save_screenshot(str(Path(SCREENSHOTS) / "table-desktop.png"))
+    driver.set_window_size(*PHONE)
+    view, page = settle(driver, api, game_id)
+    fits_the_screen(driver)
+    check_table(page, view)
+    if SCREENSHOTS:
+        driver.save_screenshot(str(Path(SCREENSHOTS) / "table-phone.png"))
+    driver.set_window_size(*DESKTOP)
 
 
 def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
@@ -18,7 +50,13 @@ def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
     assert "ana" in driver.find_element(By.ID, "who").text
     fill_form(driver, "new-bots", preset="valenciano", players=2, level="basic", length="quick")
     game_id = game_id_of(driver)
-    view, page, moves = play_to_end(driver, api, game_id, random.Random(17))
+    view, page, moves = play_to_end(
+        driver,
+        api,
+        game_id,
+        random.Random(17),
+        between=lambda moves, view: moves == 2 and phone_and_desktop(driver, api, game_id),
+    )
     assert view["status"] == "finished" and moves > 0
     end = page["match_end"]
     assert end["winner"] == str(view["winner_side"])

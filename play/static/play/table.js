@@ -55,6 +55,11 @@ export function openTable(main, gameId, { toast }) {
     if (seat === table.view.my_seat) return t("you");
     return player ? player.name : t("empty_seat");
   };
+  // The log names everyone, me too ("you plays" reads badly in every language).
+  const playerName = (seat) => {
+    const player = table.view.seats[seat].player;
+    return player ? player.name : t("empty_seat");
+  };
   const sideName = (side) => {
     const mine = table.view.state ? table.view.state.side : null;
     if (mine === null || mine === undefined) return t("side", { n: side + 1 });
@@ -88,7 +93,7 @@ export function openTable(main, gameId, { toast }) {
   function narrate(event) {
     const data = event.data;
     const preset = table.view.preset;
-    const name = event.seat === null || event.seat === undefined ? "" : nameOf(event.seat);
+    const name = event.seat === null || event.seat === undefined ? "" : playerName(event.seat);
     switch (event.type) {
       case "card_played":
         return t("event_card_played", { name, card: cardName(data.card) });
@@ -356,7 +361,6 @@ export function openTable(main, gameId, { toast }) {
     if (hand && hand.dealer === seat) tags.push(h("span", { class: "tag", text: t("dealer") }));
     if (hand && hand.folded.includes(seat)) tags.push(h("span", { class: "tag folded", text: t("folded") }));
     const turn = state.turn === seat && !OVER.has(view.status);
-    const played = hand ? hand.baza.find((play) => play.seat === seat) : null;
     return h(
       "div",
       {
@@ -368,7 +372,6 @@ export function openTable(main, gameId, { toast }) {
       },
       h("div", { class: "name" }, h("span", { class: "turn-mark", "aria-hidden": "true", text: turn ? "▶" : "" }), nameOf(seat), tags),
       h("div", { class: "hand-cards", data_count: cards.length }, cards),
-      h("div", { class: "played-slot" }, played ? playedCard(played.card) : null),
     );
   }
 
@@ -378,8 +381,24 @@ export function openTable(main, gameId, { toast }) {
     return card;
   }
 
+  // The cards of the baza being played, each over its player's name.
+  function trick(view, hand) {
+    const bottom = view.my_seat === null ? 0 : view.my_seat;
+    return h(
+      "div",
+      { class: "trick" },
+      hand.baza.map((play) =>
+        h("div", { class: `play side-${play.seat % 2} from-${position(play.seat, bottom, view.players)}`, data_seat: play.seat },
+          playedCard(play.card),
+          h("span", { class: "who", text: nameOf(play.seat) }),
+        ),
+      ),
+    );
+  }
+
   function centre(view, state, hand) {
     const parts = [];
+    if (hand) parts.push(trick(view, hand));
     const pending = hand && hand.pending_call;
     if (pending) {
       const earlier = pending.ladder === "envido" ? hand.envido.calls.length - 1 : 0;

@@ -1,0 +1,126 @@
+"""A spectator's page shows no hidden card: neither its DOM nor anything it received over the
+network (every API answer's body, read back through Chrome's DevTools) holds a card that a
+player still has in hand."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from selenium.webdriver.common.by import By
+
+from tests.browser.conftest import PHONE, Api, unique_name
+from tests.browser.pages import (
+    game_id_of,
+    network_log,
+    sign_up,
+    snapshot,
+    wait_for,
+)
+
+
+def strings_in(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(strings_in(v) for v in value)) if value else set()
+    return set()
+
+
+def received(driver: Any, origin: str) -> tuple[list[str], list[Any]]:
+    """The URLs the page asked for, and the JSON bodies of the API's answers it got."""
+    urls, bodies = [], []
+    for message in network_log(driver):
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+        elif message["method"] == "Network.eventSourceMessageReceived":
+            bodies.append(json.loads(message["params"]["data"]))
+        elif message["method"] == "Network.responseReceived":
+            response = message["params"]["response"]
+            if "/api/" not in response["url"] or response["status"] in (204, 304):
+                continue
+            try:
+                body = driver.execute_cdp_cmd(
+                    "Network.getResponseBody", {"requestId": message["params"]["requestId"]}
+                )
+            except Exception:  # a long poll still waiting has no body yet
+                continue
+            bodies.append(json.loads(body["body"]))
+    # Nothing from elsewhere (chrome:// and data: are the browser's own pages and images).
+    web = [url for url in urls if url.startswith(("http:", "https:", "ws:", "wss:"))]
+    assert web and all(url.startswith(origin) for url in web), web
+    return urls, bodies
+
+
+def step(players: dict[int, Api], game_id: str) -> dict[str, Any]:
+    """The player whose turn it is plays his first card (or passes the envido phase)."""
+    public = players[0].get(f"/games/{game_id}")
+    seat = public["state"]["turn"]
+    view = players[seat].get(f"/games/{game_id}")
+    legal = view["state"]["legal_actions"]
+    action = next((a for a in legal if a["type"] == "play"), None) or {"type": "paso"}
+    return players[seat].act(game_id, action, view["version"])["game"]
+
+
+def test_a_spectators_page_shows_no_hidden_card(browsers, live_url) -> None:
+    players = {0: Api.register(live_url, unique_name("pau")), 1: None}
+    players[1] = Api.register(live_url, unique_name("pep"))
+    game = players[0].post("/games", {"preset": "argentino", "turn_seconds": 600}, expect=201)
+    game_id = game["id"]
+    players[1].post(f"/games/{game_id}/join")
+
+    watcher = browsers(size=PHONE)
+    sign_up(watcher, unique_name("vera"))
+    form = watcher.find_element(By.ID, "watch")
+    form.find_element(By.NAME, "game").send_keys(f"{live_url}/play/#/game/{game_id}")
+    form.find_element(By.CSS_SELECTOR, "button").click()
+    assert game_id_of(watcher) == game_id
+    assert watcher.find_elements(By.CSS_SELECTOR, ".badge.spectator")
+
+    # A few moves while the spectator watches: the envido phase, then cards.
+    for _ in range(4):
+        view = step(players, game_id)
+        wait_for(lambda v=view: (snapshot(watcher) or {}).get("version") == v["version"])
+    page = snapshot(watcher)
+    hand = players[0].get(f"/games/{game_id}")["state"]["hand"]
+    played = {play["card"] for plays in [*hand["bazas"], hand["baza"]] for play in plays}
+    assert played, "no card was played: the test would prove nothing"
+    hidden = set()
+    for seat, api in players.items():
+        mine = api.get(f"/games/{game_id}")["state"]["hand"]["my_cards"]
+        hidden |= set(mine)
+        # The spectator sees the right number of backs and no face in anyone's hand.
+        assert page["seats"][str(seat)]["faces"] == []
+        assert page["seats"][str(seat)]["backs"] == len(mine)
+    assert page["actions"] == []
+
+    # The DOM: no element names a hidden card, in data, labels or text.
+    shown = set(
+        watcher.execute_script(
+            "return [...document.querySelectorAll('[data-card]')].map((e) => e.dataset.card)"
+        )
+    )
+    assert played <= shown and not hidden & shown
+    html = watcher.page_source
+    for card in hidden:
+        assert f'data-card="{card}"' not in html
+
+    # The network: every answer the page received, parsed, holds no hidden card.
+    _, bodies = received(watcher, live_url)
+    seen = set().union(*(strings_in(body) for body in bodies))
+    assert played <= seen, "the bodies were not read: the public cards should be there"
+    assert not hidden & seen, hidden & seen
+    deals = [
+        event
+        for body in bodies
+        if isinstance(body, list)
+        for event in body
+        if event.get("type") == "hand_dealt"
+    ]
+    assert deals and all(hands is None for e in deals for hands in e["data"]["hands"])
+
+    # The phone-sized page fits the screen: nothing to scroll sideways.
+    width = watcher.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], width
