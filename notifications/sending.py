@@ -18,7 +18,9 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
+from celery import signature
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -26,6 +28,25 @@ from django.utils import timezone
 from notifications import signing
 from notifications.addresses import AddressRefused, check_url
 from notifications.models import Attempt, Delivery
+
+#: The task that makes one attempt (notifications/tasks.py), named: that module imports this one.
+SEND_DELIVERY = "notifications.tasks.send_delivery"
+
+
+def routing() -> dict[str, Any]:
+    """``WEBHOOK_QUEUE`` keeps slow receivers from holding up the workers that apply timeouts."""
+    return {"queue": settings.WEBHOOK_QUEUE} if settings.WEBHOOK_QUEUE else {}
+
+
+def send_after_commit(delivery_id: Any, delay: float = 0) -> None:
+    """Send after the outermost commit (at once outside a transaction); a delay beyond
+    WEBHOOK_TASK_MAX_DELAY_SECONDS is left to the sweep, since a Redis ETA past the visibility
+    timeout is delivered again (NOTES.md)."""
+    if delay > settings.WEBHOOK_TASK_MAX_DELAY_SECONDS:
+        return
+    options = {"countdown": delay} if delay else {}
+    task = signature(SEND_DELIVERY, args=(str(delivery_id),), options={**options, **routing()})
+    transaction.on_commit(task.apply_async)
 
 
 @dataclass(frozen=True)
@@ -41,8 +62,6 @@ class Outcome:
 
 def send(delivery_id: str) -> str | None:
     """One attempt at ``delivery_id`` if it is pending and due; its new status, or None."""
-    from notifications import tasks
-
     with transaction.atomic():
         delivery = (
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
@@ -76,7 +95,7 @@ def send(delivery_id: str) -> str | None:
             delivery.next_attempt_at = None
         else:
             delivery.next_attempt_at = timezone.now() + timedelta(seconds=delay)
-            tasks.send_after_commit(delivery.pk, delay)
+            send_after_commit(delivery.pk, delay)
         delivery.save()
         return delivery.status
 
@@ -135,8 +154,6 @@ _opener = urllib.request.build_opener(_NoRedirects)
 
 def sweep(limit: int = 500) -> int:
     """Send again the pending deliveries overdue by more than the grace: their task was lost."""
-    from notifications import tasks
-
     cutoff = timezone.now() - timedelta(seconds=settings.WEBHOOK_SWEEP_GRACE_SECONDS)
     overdue = (
         Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=cutoff)
@@ -145,5 +162,5 @@ def sweep(limit: int = 500) -> int:
     )
     ids = list(overdue)
     for delivery_id in ids:
-        tasks.send_delivery.apply_async(args=(str(delivery_id),), **tasks.routing())
+        send_after_commit(delivery_id)
     return len(ids)

@@ -52,4 +52,4 @@ def test_the_deployment_keeps_threads_for_requests_other_than_long_polls():
     for sizes in (web["environment"], image):
         assert 0 < int(sizes["LONG_POLL_SLOTS"]) < int(sizes["GRANIAN_BLOCKING_THREADS"])
         assert int(sizes["GRANIAN_WORKERS"]) >= 1
-    assert "truc_api.wsgi:application" in web["command"]  # the WSGI layer of conditional.py
+    assert "truc_api.wsgi:application" in web["command"]  # Django, as wsgi.py builds it

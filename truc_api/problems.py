@@ -27,10 +27,17 @@ class ApplicationError(Exception):
     status: ClassVar[int] = HTTPStatus.BAD_REQUEST
     title: ClassVar[str] = "The request cannot be carried out."
 
-    def __init__(self, detail: str | None = None, *, extra: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        extra: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ):
         super().__init__(detail or self.title)
         self.detail = detail
         self.extra = dict(extra or {})
+        self.headers = dict(headers or {})  # Retry-After, say
 
 
 # DRF's exceptions, most specific first, with the code each one answers with.
@@ -64,6 +71,29 @@ def problem_body(
 
 def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: answer with a problem, or None to let Django's handler500 act."""
+    found = problem_of(exc)
+    if found is None:
+        return None
+    body, headers = found
+    set_rollback()
+    response = Response(body, status=body["status"], headers=headers)
+    response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def problem_for(exc: Exception) -> JsonResponse | None:
+    """The same answer for a plain Django view (the streams' async views are not DRF's)."""
+    found = problem_of(exc)
+    if found is None:
+        return None
+    body, headers = found
+    return JsonResponse(
+        body, status=body["status"], headers=headers, content_type=PROBLEM_CONTENT_TYPE
+    )
+
+
+def problem_of(exc: Exception) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The body and headers of the problem ``exc`` is, or None for an unexpected error."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -73,6 +103,7 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
     if isinstance(exc, ApplicationError):
         # `extra` adds members (RFC 9457 extensions); it cannot overwrite the standard ones.
         body = {**exc.extra, **problem_body(exc.status, exc.code, exc.detail, title=exc.title)}
+        headers.update(exc.headers)
     elif isinstance(exc, exceptions.APIException):
         body = _api_exception_body(exc)
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
@@ -83,11 +114,7 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
             headers["Retry-After"] = str(math.ceil(wait))
     else:
         return None
-
-    set_rollback()
-    response = Response(body, status=body["status"], headers=headers)
-    response.content_type = PROBLEM_CONTENT_TYPE
-    return response
+    return body, headers
 
 
 def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:

@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "games",
     "players",
     "notifications",
+    "streams",
+    "lobby",
     # The web table at /play/ (static ES modules over the public API).
     "play",
 ]
@@ -216,7 +218,10 @@ REST_KNOX = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "ENUM_NAME_OVERRIDES": {"GameStatusEnum": "games.models.Game.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "LevelEnum": "games.bots.LEVELS",
+    },
     "TITLE": "Truc API",
     "DESCRIPTION": (
         "A REST game server that referees Truc valencià and Truco argentino. "
@@ -266,6 +271,35 @@ SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "KindEnum": "notifications.api.docs.POINT_KINDS",
 }
 
+# --- Streams (streams/): Server-Sent Events, woken through Redis pub/sub after commit ---------
+
+# Every server process subscribes to <STREAMS_CHANNEL_PREFIX>:* here; with no URL (the embedded
+# defaults of `make run`) a process wakes only its own streams (streams/bus.py). Pub/sub channels
+# are shared by every database of a Redis server: the prefix keeps deployments (and parallel test
+# runs) apart.
+STREAMS_REDIS_URL = env.str(
+    "STREAMS_REDIS_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+STREAMS_CHANNEL_PREFIX = env.str("STREAMS_CHANNEL_PREFIX", default="truc")
+# A comment line on an idle stream this often (proxies drop silent connections).
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
+# How often a process asks the database whether anything moved that no notification told (a
+# lost one, or with no Redis a move made by another process, such as the Celery worker).
+STREAM_CHECK_SECONDS = env.float(
+    "STREAM_CHECK_SECONDS", default=STREAM_HEARTBEAT_SECONDS if STREAMS_REDIS_URL else 1.0
+)
+STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
+STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
+STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
+# What a stream tells EventSource to wait before reconnecting after a drop.
+STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
+# The streams are Django async views, which drf-spectacular does not see: a hook documents them.
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "streams.docs.add_streams",
+]
+
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
 
 LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INFO"))
@@ -274,7 +308,7 @@ LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INF
 # apps and servers are not subject to CORS. Tokens go in a header, so no credentials are shared.
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_EXPOSE_HEADERS = ["ETag", "X-Request-ID", "Idempotent-Replayed", "Retry-After"]
-CORS_ALLOW_HEADERS = [*default_cors_headers, "idempotency-key", "if-none-match"]
+CORS_ALLOW_HEADERS = [*default_cors_headers, "idempotency-key", "if-none-match", "last-event-id"]
 
 # --- Production hardening --------------------------------------------------------------------
 
@@ -293,3 +327,24 @@ if not DEBUG:
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips the client's.
     if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- The lobby (lobby/): seeks, challenges, rematches, table chat -------------------------------
+
+# A seek's default rating window: this many points either side of the seeker's rating, widening
+# by LOBBY_WINDOW_PER_SECOND for each second waited, up to LOBBY_WINDOW_MOST (lobby/pairing.py).
+LOBBY_WINDOW_BASE = env.int("LOBBY_WINDOW_BASE", default=100)
+LOBBY_WINDOW_PER_SECOND = env.float("LOBBY_WINDOW_PER_SECOND", default=2.0)
+LOBBY_WINDOW_MOST = env.int("LOBBY_WINDOW_MOST", default=500)
+LOBBY_SEEK_SECONDS = env.int("LOBBY_SEEK_SECONDS", default=1800)
+LOBBY_CHALLENGE_SECONDS = env.int("LOBBY_CHALLENGE_SECONDS", default=86_400)
+# The seeks of one pool that one pairing pass locks and considers at most, oldest first.
+LOBBY_PAIRING_BATCH = env.int("LOBBY_PAIRING_BATCH", default=5000)
+LOBBY_SWEEP_SECONDS = env.float("LOBBY_SWEEP_SECONDS", default=5.0)
+CELERY_BEAT_SCHEDULE["lobby-sweep"] = {
+    "task": "lobby.tasks.sweep_lobby",
+    "schedule": LOBBY_SWEEP_SECONDS,
+}
+# Table chat: a line's length, and how many lines one player may say at a game in a window.
+CHAT_MAX_LENGTH = env.int("CHAT_MAX_LENGTH", default=280)
+CHAT_RATE_LINES = env.int("CHAT_RATE_LINES", default=5)
+CHAT_RATE_SECONDS = env.int("CHAT_RATE_SECONDS", default=10)

@@ -12,6 +12,8 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
     path("", include("players.api.urls")),
     path("", include("notifications.api.urls")),
+    path("", include("streams.urls")),
+    path("", include("lobby.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

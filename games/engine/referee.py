@@ -227,8 +227,8 @@ def _primary(state: State, hand: Hand, seat: int, action: Action) -> ev.Event:
 def _fold_ends_side(state: State, hand: Hand, seat: int) -> bool:
     """Whether ``seat``'s fold takes his whole side out of the hand (RULES.md §6).
 
-    Only such a fold can cost the ``mazo_envido_penalty``: with ``partner_continues`` a partner still
-    in the hand can yet call the envido, so the earlier folds of his side cost nothing.
+    Only such a fold can cost the ``mazo_envido_penalty``: with ``partner_continues`` a partner
+    still in the hand can yet call the envido, so the earlier folds of his side cost nothing.
     """
     if state.rules.mazo_team == "side_concedes":
         return True

@@ -51,6 +51,36 @@ class ProfileChangeSerializer(StrictSerializer):
         allow_blank=True,
         help_text="Blank to show the username instead.",
     )
+    challenges_from = serializers.ChoiceField(
+        Player.ChallengesFrom.choices,
+        required=False,
+        help_text="`known`: challenges only from players you have sat at a table with.",
+    )
+
+
+class PasswordChangeSerializer(StrictSerializer):
+    """Your current password and the new one. Unknown keys are a 400."""
+
+    current_password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
+    )
+    new_password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
+    )
+
+
+class AccountDeleteSerializer(StrictSerializer):
+    """Your password, to confirm. Unknown keys are a 400."""
+
+    password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
+    )
+
+
+class BlockCreateSerializer(StrictSerializer):
+    """The player to block. Unknown keys are a 400."""
+
+    blocked_id = serializers.IntegerField()
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -64,10 +94,32 @@ class PlayerSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField()
 
 
-class AccountSerializer(PlayerSerializer):
+class PoolStatsSerializer(serializers.Serializer[Any]):
+    """Finished matches in one pool (rated or not; an aborted game is no result)."""
+
+    family = serializers.ChoiceField(choices=RatingFamily.choices)
+    size = serializers.ChoiceField(choices=RatingSize.choices)
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
+class ProfileSerializer(PlayerSerializer):
+    """A player's public profile, with his results in every pool."""
+
+    stats = PoolStatsSerializer(many=True)
+
+
+class AccountSerializer(ProfileSerializer):
     """What a player sees of their own account."""
 
     date_joined = serializers.DateTimeField()
+    challenges_from = serializers.ChoiceField(Player.ChallengesFrom.choices)
+
+
+class BlockSerializer(serializers.Serializer[Any]):
+    player = PlayerSerializer(source="blocked")
+    created_at = serializers.DateTimeField()
 
 
 class SessionSerializer(serializers.Serializer[Any]):

@@ -147,4 +147,15 @@ def test_kind_values_are_the_documented_ones() -> None:
         "deadline_near",
         "hand_ended",
         "match_ended",
+        # The lobby's (lobby/notices.py)
+        "match_found",
+        "seek_expired",
+        "challenge_received",
+        "challenge_accepted",
+        "challenge_declined",
+        "challenge_cancelled",
+        "challenge_expired",
+        "rematch_offered",
+        "rematch_started",
+        "rematch_declined",
     ]

@@ -240,6 +240,12 @@ def test_authenticated_endpoints_without_a_token_are_a_401(api_client, method, p
 
 # --- players ------------------------------------------------------------------------------------
 
+NO_RESULTS = [
+    {"family": family, "size": size, "games": 0, "wins": 0, "losses": 0}
+    for family in ("valenciano", "argentino")
+    for size in ("1v1", "2v2")
+]
+
 
 def test_me_shows_the_account(api_client):
     player = PlayerFactory(username="pep", display_name="Pep")
@@ -252,6 +258,8 @@ def test_me_shows_the_account(api_client):
         "username": "pep",
         "display_name": "Pep",
         "date_joined": player.date_joined.isoformat().replace("+00:00", "Z"),
+        "challenges_from": "everyone",
+        "stats": NO_RESULTS,
     }
 
 
@@ -288,7 +296,12 @@ def test_player_profile_is_public_fields_only(api_client):
 
     response = authorised(api_client, token).get(f"/api/players/{player.pk}")
 
-    assert response.json() == {"id": player.pk, "username": "pep", "display_name": "Pep"}
+    assert response.json() == {
+        "id": player.pk,
+        "username": "pep",
+        "display_name": "Pep",
+        "stats": NO_RESULTS,
+    }
 
 
 def test_player_profile_of_no_one_is_a_404(api_client):

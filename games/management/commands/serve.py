@@ -1,8 +1,11 @@
 """``manage.py serve``: the API and, beside it, a Celery worker with its beat (the sweeps).
 
-What ``make run`` starts. With a real broker (the default there is a folder, ``filesystem://``)
-turn timeouts, ratings and bots run as in production; with the in-memory broker tasks run inside
-the request instead, and nothing sweeps.
+What ``make run`` starts. The API, streams included, is one granian process on the ASGI entry
+point (truc_api/asgi.py): its streams are woken by the in-process channel when no Redis is set
+(streams/bus.py), and find the worker's moves (bots, timeouts) at their check, every second on
+those defaults. With a real broker (the default there is a folder, ``filesystem://``) turn
+timeouts, ratings and bots run as in production; with the in-memory broker tasks run inside the
+request instead, and nothing sweeps.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import sys
 from typing import Any
 
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 
@@ -36,10 +38,14 @@ class Command(BaseCommand):
                 cwd=settings.BASE_DIR,
             )  # fmt: skip
             self.stdout.write(f"Celery worker and beat started (pid {worker.pid}).")
+        host, _, port = options["addrport"].rpartition(":")
+        server = [sys.executable, "-m", "granian", "--interface", "asgi", "--workers", "1",
+                  "--host", host or "127.0.0.1", "--port", port,
+                  "truc_api.asgi:application"]  # fmt: skip
         try:
-            call_command(
-                "runserver", options["addrport"], use_reloader=False, insecure_serving=True
-            )
+            subprocess.run(server, cwd=settings.BASE_DIR, check=False)
+        except KeyboardInterrupt:
+            pass
         finally:
             if worker is not None:
                 worker.terminate()

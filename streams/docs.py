@@ -1,0 +1,191 @@
+"""The streams in the OpenAPI document (a drf-spectacular postprocessing hook).
+
+The streams are Django async views, which drf-spectacular does not see (it documents DRF's
+views), so this hook writes their operations: ``text/event-stream`` answers, the message types
+with their schemas (``x-sse-messages``, and a component per message that has its own shape),
+the resume rules, and the problem answers with examples built by the code that builds them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from streams.errors import CursorAhead, TooManyStreams
+from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
+from truc_api.serializers import NOT_AUTHENTICATED
+
+_GAME_ID = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
+
+GAME_STREAM_DESCRIPTION = """\
+Server-Sent Events (`text/event-stream`): the game's event log as the caller may see it (the same
+projection as `GET /api/games/{game_id}/events`: a seat never receives another seat's unplayed
+card, a spectator no hidden card at all), then live, each event the moment it is committed.
+
+Messages (`event:` names the type, `data:` is JSON on one line):
+
+- one per event of the log: `id:` is the event's `seq`, `event:` its type (`match_started`,
+  `hand_dealt`, `card_played`, ...), `data:` a `FeedItem`;
+- `view` after each batch of events (and on connecting): the caller's whole view, the `Game` of
+  `GET /api/games/{game_id}` (version, legal actions, turn, deadline), so no second request is
+  needed; it has no `id:`;
+- `end` just before the server closes the stream: `{"reason": "game_over" | "token_revoked" |
+  "not_found"}`;
+- comment lines (`: heartbeat`) every ~15 s while nothing happens.
+
+Resume: send the last `id:` received as `Last-Event-ID` (EventSource does it by itself when it
+reconnects) or as `?after=`; the stream replays from the log what came after it, then goes live:
+nothing lost, nothing repeated. The server says `retry:` (milliseconds) for the reconnection
+delay. A game that is over ends its stream once its last events are sent; reconnecting with every
+event in hand answers `204 No Content`, which makes an EventSource stop.
+
+Authentication: `Authorization: Token <token>`, checked at connect and again whenever the player's
+tokens are revoked (logout): a revoked token's streams end. Spectators may follow public games
+only. A player may hold a limited number of streams at once (all servers counted), and each
+server a limited number: past either cap the answer is `429 too_many_streams` with
+`Retry-After`. Browsers: EventSource cannot send the header, so read the stream with `fetch()`
+(its body is a ReadableStream) or a fetch-based EventSource; CORS allows `Last-Event-ID`.
+"""
+
+GAME_STREAM_EXAMPLE = """\
+retry: 2000
+
+id: 3
+event: card_played
+data: {"seq":3,"type":"card_played","at":"2025-05-01T18:30:02.101000+00:00","seat":0,\
+"data":{"seat":0,"card":"4B"}}
+
+event: view
+data: {"id":"0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11","version":3,"status":"active",...}
+
+: heartbeat
+
+"""
+
+END_SCHEMA = {
+    "type": "object",
+    "description": "The last message of a stream the server closes.",
+    "properties": {
+        "reason": {"type": "string", "enum": ["game_over", "token_revoked", "not_found"]},
+    },
+    "required": ["reason"],
+}
+
+
+def _problem(name: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {name: {"value": body}}
+
+
+def _problems(*entries: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    responses: dict[str, Any] = {}
+    for name, body in entries:
+        response = responses.setdefault(
+            str(body["status"]),
+            {
+                "description": body["title"],
+                "content": {
+                    PROBLEM_CONTENT_TYPE: {
+                        "schema": {"$ref": "#/components/schemas/Problem"},
+                        "examples": {},
+                    }
+                },
+            },
+        )
+        response["content"][PROBLEM_CONTENT_TYPE]["examples"].update(_problem(name, body))
+    return responses
+
+
+def _body(error: Exception) -> dict[str, Any]:
+    found = problem_of(error)
+    assert found is not None
+    return found[0]
+
+
+def _too_many() -> dict[str, Any]:
+    response = _problems(
+        (
+            "TooManyStreams",
+            _body(TooManyStreams("You have 16 streams open already: close one.", 10)),
+        )
+    )["429"]
+    response["headers"] = {
+        "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}
+    }
+    return response
+
+
+def _stream_content(description: str, example: str, messages: dict[str, str]) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {
+            "text/event-stream": {
+                "schema": {"type": "string", "description": "Server-Sent Events."},
+                "example": example,
+                "x-sse-messages": {
+                    name: {"$ref": f"#/components/schemas/{schema}"}
+                    for name, schema in messages.items()
+                },
+            }
+        },
+    }
+
+
+CURSOR_HEADER = {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 0},
+    "description": "The last `id:` received: resume after it (takes the place of `after`).",
+}
+
+
+def game_stream_operation() -> dict[str, Any]:
+    invalid = problem_body(400, "invalid_request", "The request has invalid fields.")
+    invalid["errors"] = [
+        {"field": "after", "code": "min_value", "message": "Ensure this value is >= 0."}
+    ]
+    return {
+        "operationId": "games_stream",
+        "tags": ["games"],
+        "summary": "Follow a game live (Server-Sent Events)",
+        "description": GAME_STREAM_DESCRIPTION,
+        "parameters": [
+            {
+                "name": "game_id",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string"},
+                "description": "The game's UUID.",
+            },
+            {
+                "name": "after",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 0, "default": 0},
+                "description": "Send the events after this seq (`Last-Event-ID` wins).",
+            },
+            CURSOR_HEADER,
+        ],
+        "security": [{"knoxApiToken": []}],
+        "responses": {
+            "200": _stream_content(
+                "The stream: the events after the cursor, the view, then live.",
+                GAME_STREAM_EXAMPLE,
+                {"<event type>": "FeedItem", "view": "Game", "end": "StreamEnd"},
+            ),
+            "204": {"description": "The game is over and the cursor is at its last event."},
+            **_problems(
+                ("Invalid cursor", invalid),
+                ("Cursor beyond the log", _body(CursorAhead(12))),
+                ("Not authenticated", NOT_AUTHENTICATED.value),
+                ("Not found", problem_body(404, "not_found", "No game with this id.")),
+            ),
+            "429": _too_many(),
+        },
+    }
+
+
+def add_streams(result: dict[str, Any], generator: Any, request: Any, public: Any) -> Any:
+    """POSTPROCESSING_HOOKS entry: the streams' operations and message components."""
+    result["paths"]["/api/games/{game_id}/stream"] = {"get": game_stream_operation()}
+    result["components"]["schemas"]["StreamEnd"] = END_SCHEMA
+    return result

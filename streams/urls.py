@@ -1,0 +1,7 @@
+from django.urls import path
+
+from streams import views
+
+urlpatterns = [
+    path("games/<str:game_id>/stream", views.game_stream_view, name="games-stream"),
+]
