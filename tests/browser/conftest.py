@@ -95,6 +95,8 @@ def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
         "THROTTLE_RATE_USER": "100000/min",
         "THROTTLE_RATE_LOGIN": "100000/min",
         "PYTHONUNBUFFERED": "1",
+        # Pub/sub channels are shared by every database of a Redis server: our own.
+        "STREAMS_CHANNEL_PREFIX": f"browser-tests-{uuid.uuid4().hex[:12]}",
     }
     SERVER_LOG[:] = [run_dir / "serve.log"]
     log = SERVER_LOG[0].open("w")
