@@ -4,6 +4,7 @@ player still has in hand."""
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -29,29 +30,42 @@ def strings_in(value: Any) -> set[str]:
     return set()
 
 
-def received(driver: Any, origin: str) -> tuple[list[str], list[Any]]:
-    """The URLs the page asked for, and the JSON bodies of the API's answers it got."""
-    urls, bodies = [], []
+def sse_data(text: str) -> list[Any]:
+    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+def body_of(driver: Any, request_id: str, streaming: bool) -> str | None:
+    """What the page received: the whole body of a finished answer; of a stream still open,
+    what arrived so far (DevTools keeps it once asked to stream the resource's content)."""
+    try:
+        if streaming:
+            chunk = driver.execute_cdp_cmd("Network.streamResourceContent", {"requestId": request_id})
+            return base64.b64decode(chunk["bufferedData"]).decode()
+        return str(driver.execute_cdp_cmd("Network.getResponseBody", {"requestId": request_id})["body"])
+    except Exception:  # a request that got no answer (aborted when the page moved on)
+        return None
+
+
+def received(driver: Any, origin: str) -> tuple[list[Any], list[Any]]:
+    """The JSON of every API answer, and of every stream message, that the page received."""
+    urls, bodies, streamed = [], [], []
     for message in network_log(driver):
         if message["method"] == "Network.requestWillBeSent":
             urls.append(message["params"]["request"]["url"])
-        elif message["method"] == "Network.eventSourceMessageReceived":
-            bodies.append(json.loads(message["params"]["data"]))
         elif message["method"] == "Network.responseReceived":
             response = message["params"]["response"]
             if "/api/" not in response["url"] or response["status"] in (204, 304):
                 continue
-            try:
-                body = driver.execute_cdp_cmd(
-                    "Network.getResponseBody", {"requestId": message["params"]["requestId"]}
-                )
-            except Exception:  # a long poll still waiting has no body yet
-                continue
-            bodies.append(json.loads(body["body"]))
+            streaming = response["mimeType"] == "text/event-stream"
+            body = body_of(driver, message["params"]["requestId"], streaming)
+            if body and streaming:
+                streamed.extend(sse_data(body))
+            elif body:
+                bodies.append(json.loads(body))
     # Nothing from elsewhere (chrome:// and data: are the browser's own pages and images).
     web = [url for url in urls if url.startswith(("http:", "https:", "ws:", "wss:"))]
     assert web and all(url.startswith(origin) for url in web), web
-    return urls, bodies
+    return bodies, streamed
 
 
 def step(players: dict[int, Api], game_id: str) -> dict[str, Any]:
@@ -108,8 +122,11 @@ def test_a_spectators_page_shows_no_hidden_card(browsers, live_url) -> None:
         assert f'data-card="{card}"' not in html
 
     # The network: every answer the page received, parsed, holds no hidden card.
-    _, bodies = received(watcher, live_url)
-    seen = set().union(*(strings_in(body) for body in bodies))
+    bodies, streamed = received(watcher, live_url)
+    # The page followed the game through its stream: the moves came as events and views.
+    assert {"card_played"} <= {m.get("type") for m in streamed}
+    assert any(m.get("id") == game_id for m in streamed)  # a view message
+    seen = set().union(*(strings_in(body) for body in [*bodies, *streamed]))
     assert played <= seen, "the bodies were not read: the public cards should be there"
     assert not hidden & seen, hidden & seen
     deals = [
