@@ -8,6 +8,7 @@ table is flushed after each test, so nothing they made is left for the tests tha
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -77,7 +78,8 @@ def _database_url() -> str:
     db = settings.DATABASES["default"]
     user = db.get("USER") or "postgres"
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    where = f"{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}"
+    return f"postgres://{user}{password}@{where}/{db['NAME']}"
 
 
 @pytest.fixture(scope="session")
@@ -188,9 +190,7 @@ def unique_name(prefix: str) -> str:
 
 
 @pytest.fixture
-def browsers(
-    live_url: str, transactional_db: None
-) -> Iterator[Callable[..., Any]]:
+def browsers(live_url: str, transactional_db: None) -> Iterator[Callable[..., Any]]:
     """A factory of headless chromium sessions, each its own profile (its own localStorage: a
     second browser context), with Chrome's performance log (the network traffic) kept."""
     opened: list[Any] = []
@@ -224,9 +224,7 @@ def browsers(
 
     yield open_browser
     for driver in opened:
-        try:
+        with contextlib.suppress(Exception):  # a crashed browser is gone: quit the others
             driver.quit()
-        except Exception:  # a crashed browser is already gone; quit the others still
-            pass
     for profile in profiles:
         shutil.rmtree(profile, ignore_errors=True)

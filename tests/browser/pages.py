@@ -130,7 +130,8 @@ return {
   status: root.dataset.status,
   turn: root.dataset.turn,
   seats,
-  actions: [...root.querySelectorAll('.actions button')].map((b) => [b.dataset.action, b.textContent]),
+  actions: [...root.querySelectorAll('.actions button')].map(
+    (b) => [b.dataset.action, b.textContent]),
   scores: [...root.querySelectorAll('.score')].map((s) => ({
     side: Number(s.dataset.side), points: Number(s.dataset.points), camas: Number(s.dataset.camas),
     words: s.querySelector('.words').textContent,
@@ -344,7 +345,10 @@ def fits_the_screen(driver: Any) -> None:
         """
         const width = document.documentElement.clientWidth;
         const outside = [...document.querySelectorAll('.card, .actions button, .score')]
-          .filter((e) => { const r = e.getBoundingClientRect(); return r.left < -1 || r.right > width + 1; })
+          .filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.left < -1 || r.right > width + 1;
+          })
           .map((e) => e.className);
         return {scroll: document.documentElement.scrollWidth, width, outside};
         """

@@ -42,7 +42,9 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
     fill_form(ana, "new-people", preset="argentino", players=2, visibility="public")
     game_id_of(ana)
     open_page(ana, "#/")
-    fill_form(ana, "new-people", preset="valenciano", players=2, visibility="private", length="quick")
+    fill_form(
+        ana, "new-people", preset="valenciano", players=2, visibility="private", length="quick"
+    )
     game_id = game_id_of(ana)
     code = wait_for(lambda: ana.find_elements(By.CSS_SELECTOR, ".join-code"), what="the code")
     join_code = code[0].get_attribute("data-code")
@@ -119,7 +121,7 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
     bea.find_element(By.CSS_SELECTOR, ".resign.armed").click()
     for seat, driver in drivers.items():
         view = wait_for(
-            lambda: (v := apis[seat].get(f"/games/{game_id}"))["rating_changes"] and v,
+            lambda api=apis[seat]: (v := api.get(f"/games/{game_id}"))["rating_changes"] and v,
             what="the rating",
         )
         assert view["status"] == "finished" and view["rated"] and view["winner_side"] == 0

@@ -38,10 +38,11 @@ def body_of(driver: Any, request_id: str, streaming: bool) -> str | None:
     """What the page received: the whole body of a finished answer; of a stream still open,
     what arrived so far (DevTools keeps it once asked to stream the resource's content)."""
     try:
+        asked = {"requestId": request_id}
         if streaming:
-            chunk = driver.execute_cdp_cmd("Network.streamResourceContent", {"requestId": request_id})
+            chunk = driver.execute_cdp_cmd("Network.streamResourceContent", asked)
             return base64.b64decode(chunk["bufferedData"]).decode()
-        return str(driver.execute_cdp_cmd("Network.getResponseBody", {"requestId": request_id})["body"])
+        return str(driver.execute_cdp_cmd("Network.getResponseBody", asked)["body"])
     except Exception:  # a request that got no answer (aborted when the page moved on)
         return None
 
