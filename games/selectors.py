@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import OuterRef, QuerySet, Subquery
 from knox.models import AuthToken
 
-from games import engine
+from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
 from games.store import get_game, load_events, load_state, seats_of
@@ -123,18 +123,19 @@ def redacted_feed(
     return [feed_item(row, seat) for row in load_events(game, after, limit)]
 
 
+def feed_page(game: Game, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+    """A page of the feed and its cursor: ask again with ``after``; ``more`` says whether the
+    log already holds events beyond this page."""
+    events = redacted_feed(game, seat, after, limit)
+    last = events[-1]["seq"] if events else after
+    version = max(game.version, last)  # the row may have been read before the last append
+    return {"events": events, "after": last, "more": last < version, "version": version}
+
+
 def feed_item(row: GameEvent, seat: int | None) -> dict[str, Any]:
-    return {
-        "seq": row.seq,
-        "type": row.type,
-        "at": row.created_at.isoformat(),
-        "seat": row.seat,
-        "data": {
-            key: value
-            for key, value in engine.redact_json(row.payload, seat).items()
-            if key not in ("type", "v")
-        },
-    }
+    """An event as ``seat`` may read it, in the contract's ``FeedItem`` shape."""
+    data = engine.redact_json(row.payload, seat)
+    return contract.present(row.seq, row.type, row.created_at.isoformat(), row.seat, data)
 
 
 def hand_history(game: Game) -> dict[str, Any]:
@@ -142,7 +143,7 @@ def hand_history(game: Game) -> dict[str, Any]:
         "camas": [
             {
                 "number": cama.number,
-                "winner_side": cama.winner_side,
+                "winner": cama.winner_side,
                 "scores": cama.scores,
                 "started_at": cama.started_at.isoformat(),
                 "ended_at": cama.ended_at.isoformat() if cama.ended_at else None,
@@ -155,7 +156,7 @@ def hand_history(game: Game) -> dict[str, Any]:
                 "cama": hand.cama,
                 "dealer": hand.dealer,
                 "mano": hand.mano,
-                "winner_side": hand.winner_side,
+                "winner": hand.winner_side,
                 "reason": hand.reason or None,
                 "points": [
                     {"kind": kind, "side": side, "points": points}
