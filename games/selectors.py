@@ -11,7 +11,7 @@ from knox.models import AuthToken
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
-from games.store import get_game, load_events, load_state, seats_of
+from games.store import get_game, load_events, load_state, one_moment, seats_of
 from players.selectors import rating_changes_for
 
 
@@ -110,6 +110,15 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
             view.pop(key)
         payload["state"] = view
     return payload
+
+
+def current_view(game_id: Any, player: Any) -> tuple[dict[str, Any], str]:
+    """The viewer's view of a game and its ETag, read at one moment (``store.one_moment``): the
+    row gives the ETag and the deadline, the log the state, the ratings table the changes, and an
+    action committing between those reads would give a body newer than its ETag and deadline."""
+    with one_moment():
+        game, seat = visible_game(game_id, player)
+        return game_view(game, seat), etag(game, seat)
 
 
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:

@@ -176,9 +176,8 @@ class GameView(APIView):
         if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
             headers = {"ETag": tag, **_CACHING}
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        game, seat = selectors.visible_game(game_id, request.user)
-        headers = {"ETag": selectors.etag(game, seat), **_CACHING}
-        return Response(selectors.game_view(game, seat), headers=headers)
+        view, tag = selectors.current_view(game_id, request.user)
+        return Response(view, headers={"ETag": tag, **_CACHING})
 
 
 #: The caching headers of every answer to a game read.
