@@ -152,7 +152,7 @@ class Api:
         if data is not None:
             sent["Content-Type"] = "application/json"
         if self.token:
-            sent["Authorization"] = f"Token {self.token}"
+            sent["Authorization"] = f"Bearer {self.token}"
         request = urllib.request.Request(self.base + "/api" + path, data, sent, method=method)
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
@@ -171,6 +171,16 @@ class Api:
         status, answer = self.call("POST", path, {} if body is None else body, **headers)
         assert status == expect, (path, status, answer)
         return answer
+
+    def events(self, game_id: str, after: int = 0) -> list[Any]:
+        """The game's events after ``after``, every page of the feed."""
+        events: list[Any] = []
+        more = True
+        while more:
+            page = self.get(f"/games/{game_id}/events?after={after}&limit=500")
+            events += page["events"]
+            after, more = page["after"], page["more"]
+        return events
 
     def act(self, game_id: str, action: dict[str, Any], version: int) -> Any:
         key = {"Idempotency-Key": str(uuid.uuid4())}

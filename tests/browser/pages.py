@@ -258,8 +258,9 @@ def check_last_hand(page: dict[str, Any], api: Api, game_id: str) -> int | None:
     assert shown is not None and shown["number"] == last["number"], (shown, last)
     expected_points = sorted([p["kind"], p["side"], p["points"]] for p in last["points"])
     assert sorted(shown["points"]) == expected_points
-    count = last["last_seq"] - last["first_seq"] + 1
-    events = api.get(f"/games/{game_id}/events?after={last['first_seq'] - 1}&limit={count}")
+    events = [
+        e for e in api.events(game_id, last["first_seq"] - 1) if e["seq"] <= last["last_seq"]
+    ]
     results = [str(e["data"]["result"]) for e in events if e["type"] == "baza_ended"]
     assert shown["bazas"] == results
     return int(last["number"])

@@ -104,7 +104,7 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
     assert statuses == [409, 201], statuses  # refused as stale, read again, retried
     played = [
         event
-        for event in y_api.get(f"/games/{game_id}/events?after={stale_view['version']}")
+        for event in y_api.events(game_id, stale_view["version"])
         if event["type"] == "card_played" and event["seat"] == second
     ]
     assert [event["data"]["card"] for event in played] == [mine]

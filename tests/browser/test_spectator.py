@@ -132,9 +132,8 @@ def test_a_spectators_page_shows_no_hidden_card(browsers, live_url) -> None:
     assert not hidden & seen, hidden & seen
     deals = [
         event
-        for body in bodies
-        if isinstance(body, list)
-        for event in body
+        for body in [*bodies, *({"events": [m]} for m in streamed)]
+        for event in body.get("events", [])
         if event.get("type") == "hand_dealt"
     ]
     assert deals and all(hands is None for e in deals for hands in e["data"]["hands"])

@@ -1,5 +1,5 @@
-// The public API, as any third-party client calls it: JSON over HTTP, a knox token in the
-// Authorization header, errors as application/problem+json with a stable `code`.
+// The public API, as any third-party client calls it: JSON over HTTP, the token as
+// `Authorization: Bearer <token>`, errors as application/problem+json with a stable `code`.
 
 const BASE = "/api";
 const TOKEN_KEY = "truc.token";
@@ -39,7 +39,7 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 // to set, and a table that gives up on the first one would be a poor client.
 export async function request(method, path, { body, etag, headers = {}, signal } = {}) {
   const sent = { Accept: "application/json", ...headers };
-  if (session.token) sent.Authorization = `Token ${session.token}`;
+  if (session.token) sent.Authorization = `Bearer ${session.token}`;
   if (body !== undefined) sent["Content-Type"] = "application/json";
   if (etag) sent["If-None-Match"] = etag;
   for (let attempt = 0; ; attempt++) {
@@ -91,7 +91,18 @@ export const api = {
     const answer = await request("GET", `/games/${id}`, { etag });
     return answer.status === 304 ? null : { view: answer.data, etag: answer.etag };
   },
-  events: (id, after, limit = 200) => get(`/games/${id}/events?after=${after}&limit=${limit}`),
+  // The events after `after`, every page of them (each says whether `more` follow).
+  events: async (id, after) => {
+    const events = [];
+    for (let cursor = after, more = true; more; ) {
+      const page = await get(`/games/${id}/events?after=${cursor}&limit=500`);
+      events.push(...page.events);
+      cursor = page.after;
+      more = page.more;
+    }
+    return events;
+  },
+  rules: () => get("/rules"),
   history: (id) => get(`/games/${id}/history`),
   // An action for my seat at the version I saw, with a fresh Idempotency-Key.
   act: (id, action, version) =>

@@ -5,6 +5,7 @@ import { api, session, whenUnauthorized } from "./api.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { openTable } from "./table.js";
+import { loadRules } from "./words.js";
 
 const main = document.getElementById("main");
 let screen = null; // the open table, closed when leaving it
@@ -114,4 +115,4 @@ whenUnauthorized(() => {
   location.hash = "#/login";
 });
 window.addEventListener("hashchange", route);
-route();
+loadRules().then(route);

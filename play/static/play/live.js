@@ -66,7 +66,7 @@ export function follow(gameId, { after = 0, etag = null, status = "active", onEv
   // One connection to the stream, until it ends. Answers why it ended.
   async function stream() {
     const response = await fetch(`/api/games/${gameId}/stream?after=${cursor.seq}`, {
-      headers: { Accept: "text/event-stream", Authorization: `Token ${session.token}` },
+      headers: { Accept: "text/event-stream", Authorization: `Bearer ${session.token}` },
       signal,
       cache: "no-store",
     });
@@ -97,7 +97,7 @@ export function follow(gameId, { after = 0, etag = null, status = "active", onEv
       const read = await api.game(gameId, cursor.etag);
       if (read) {
         cursor.etag = read.etag;
-        if (read.view.version > cursor.seq) takeEvents(await api.events(gameId, cursor.seq, 500));
+        if (read.view.version > cursor.seq) takeEvents(await api.events(gameId, cursor.seq));
         takeView(read.view);
       }
       if (cursor.status !== "open" && until === Infinity) return;

@@ -140,7 +140,7 @@ export function openTable(main, gameId, { toast }) {
       const history = await api.history(gameId);
       const done = history.hands.filter((hand) => hand.last_seq !== null);
       const from = done.length ? done[done.length - 1].first_seq - 1 : Math.max(0, table.view.version - LOG_LINES);
-      const events = await api.events(gameId, from, 500);
+      const events = await api.events(gameId, from);
       takeEvents(events);
       table.fresh.clear();
     }
@@ -218,7 +218,7 @@ export function openTable(main, gameId, { toast }) {
   async function reread() {
     const read = await api.game(gameId);
     table.view = read.view;
-    const missed = await api.events(gameId, table.seq, 500);
+    const missed = await api.events(gameId, table.seq);
     takeEvents(missed);
     return table.view;
   }

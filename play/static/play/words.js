@@ -1,11 +1,14 @@
 // The game's own words. Actions are named in the preset's language whatever the page's language
 // (RULES.md §5: `truc`, `envit`, `vull`... are the valenciano names of `truco`, `envido`,
 // `quiero`...); suits, figures and the score's words (malas/buenas, camas) follow the page's.
-// Until GET /api/rules lists them, they live here.
+// GET /api/rules gives the aliases and the suits' and figures' names in Spanish and Valencian
+// (loadRules); the tables here hold what it does not say (English, the words with no alias).
 
+import { api } from "./api.js";
 import { lang } from "./i18n.js";
 
-// Canonical action -> [label, the alias sent to the API or null] per family of presets.
+// Canonical action -> [label, the alias sent to the API or null] per family of presets; the
+// valenciano aliases are replaced by those /api/rules lists.
 const ACTIONS = {
   valenciano: {
     truco: ["Truc", "truc"],
@@ -37,19 +40,45 @@ const ACTIONS = {
 
 const family = (preset) => (preset === "valenciano" ? "valenciano" : "argentino");
 
+let TORNE = "torne";
+const spoken = (alias) => alias.charAt(0).toUpperCase() + alias.slice(1).replace(/_/g, " ");
+
+// The contract's words, once per page: aliases (`envido` has two: envit, then torne), suits
+// and figures in Spanish and Valencian. Without it (an older server) the tables above stand.
+export async function loadRules() {
+  let rules;
+  try {
+    rules = await api.rules();
+  } catch {
+    return;
+  }
+  for (const action of rules.actions || []) {
+    const [alias, raise] = action.aliases || [];
+    if (!alias) continue;
+    ACTIONS.valenciano[action.type] = [spoken(alias), alias];
+    if (action.type === "envido" && raise) TORNE = raise;
+  }
+  for (const suit of rules.suits || []) {
+    SUITS[suit.code] = { ...SUITS[suit.code], es: suit.es, ca: suit.ca };
+  }
+  for (const figure of rules.figures || []) {
+    FIGURES[figure.rank] = { ...FIGURES[figure.rank], es: figure.es, ca: figure.ca };
+  }
+}
+
 // `torne` is the valenciano name of the envido that raises an envit (RULES.md §5.2).
 const isTorne = (preset, action, hand) =>
   family(preset) === "valenciano" && action.type === "envido" && hand && hand.envido.calls.length > 0;
 
 export function actionLabel(preset, action, hand) {
-  if (isTorne(preset, action, hand)) return "Torne";
+  if (isTorne(preset, action, hand)) return spoken(TORNE);
   const entry = ACTIONS[family(preset)][action.type];
   return entry ? entry[0] : action.type;
 }
 
 // The action as the API takes it: the preset's own word where the API has an alias for it.
 export function actionToSend(preset, action, hand) {
-  if (isTorne(preset, action, hand)) return { type: "torne" };
+  if (isTorne(preset, action, hand)) return { type: TORNE };
   const entry = ACTIONS[family(preset)][action.type];
   const type = entry && entry[1] ? entry[1] : action.type;
   return action.card ? { type, card: action.card } : { type };
@@ -58,7 +87,7 @@ export function actionToSend(preset, action, hand) {
 // A call as events and views name it (canonical), or as it was said (an alias), for display.
 export function callLabel(preset, call, earlierEnvidoCalls = 0) {
   const canonical = { truc: "truco", retruc: "retruco", quatre_val: "vale_cuatro", envit: "envido", falta: "falta_envido", vull: "quiero", no_vull: "no_quiero" }[call] || call;
-  if (call === "torne" || (canonical === "envido" && earlierEnvidoCalls > 0 && family(preset) === "valenciano")) return "Torne";
+  if (call === TORNE || (canonical === "envido" && earlierEnvidoCalls > 0 && family(preset) === "valenciano")) return spoken(TORNE);
   const entry = ACTIONS[family(preset)][canonical];
   return entry ? entry[0] : call;
 }
