@@ -115,14 +115,25 @@ def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
         _wait_until_up(url, server, run_dir / "serve.log")
         yield url
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(5)
+        _stop_group(server)
         log.close()
         shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _stop_group(server: subprocess.Popen[bytes]) -> None:
+    """Stop the server and the workers it started (its process group), and wait until every one
+    is gone: a worker left behind would take the next run's tasks against another database."""
+    os.killpg(server.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        server.poll()
+        try:
+            os.killpg(server.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.killpg(server.pid, signal.SIGKILL)
+    server.wait(5)
 
 
 def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -258,9 +259,7 @@ def check_last_hand(page: dict[str, Any], api: Api, game_id: str) -> int | None:
     assert shown is not None and shown["number"] == last["number"], (shown, last)
     expected_points = sorted([p["kind"], p["side"], p["points"]] for p in last["points"])
     assert sorted(shown["points"]) == expected_points
-    events = [
-        e for e in api.events(game_id, last["first_seq"] - 1) if e["seq"] <= last["last_seq"]
-    ]
+    events = [e for e in api.events(game_id, last["first_seq"] - 1) if e["seq"] <= last["last_seq"]]
     results = [str(e["data"]["result"]) for e in events if e["type"] == "baza_ended"]
     assert shown["bazas"] == results
     return int(last["number"])
@@ -277,16 +276,30 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     return rng.choice(legal)
 
 
-def element_for(driver: Any, action: dict[str, Any]) -> Any:
+def press(driver: Any, selector: str) -> None:
+    """Click the element, found again if the page re-rendered it under our feet (each message
+    of the stream may redraw the table)."""
+    for _ in range(20):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{selector} kept changing under the click")
+
+
+def selector_for(action: dict[str, Any]) -> str:
     if action["type"] == "play":
-        selector = f".seat.me .card.playable[data-card='{action['card']}']"
-    else:
-        selector = f".actions button[data-action='{action['type']}']"
-    return driver.find_element(By.CSS_SELECTOR, selector)
+        return f".seat.me .card.playable[data-card='{action['card']}']"
+    return f".actions button[data-action='{action['type']}']"
+
+
+def element_for(driver: Any, action: dict[str, Any]) -> Any:
+    return driver.find_element(By.CSS_SELECTOR, selector_for(action))
 
 
 def click(driver: Any, action: dict[str, Any], version: int) -> None:
-    element_for(driver, action).click()
+    press(driver, selector_for(action))
     moved_on(driver, version)
 
 

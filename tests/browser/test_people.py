@@ -16,6 +16,7 @@ from tests.browser.pages import (
     log_in,
     network_log,
     open_page,
+    press,
     settle,
     sign_up,
     snapshot,
@@ -93,7 +94,7 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
     x_api.act(game_id, {"type": "vull"}, moved["version"])
     network_log(y)  # forget the traffic so far
     mine = stale_view["state"]["hand"]["my_cards"][0]
-    y.find_element(By.CSS_SELECTOR, f".seat.me .card.playable[data-card='{mine}']").click()
+    press(y, f".seat.me .card.playable[data-card='{mine}']")
     wait_for(lambda: shown_version(y) > stale_view["version"] + 2, what="the retried action")
     statuses = [
         message["params"]["response"]["status"]
@@ -116,9 +117,9 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
     y.execute_cdp_cmd("Fetch.disable", {})
 
     # Bea resigns (asked twice); both tables show the end and the rating change.
-    bea.find_element(By.CSS_SELECTOR, ".resign").click()
+    press(bea, ".resign")
     wait_for(lambda: bea.find_elements(By.CSS_SELECTOR, ".resign.armed"), what="armed")
-    bea.find_element(By.CSS_SELECTOR, ".resign.armed").click()
+    press(bea, ".resign.armed")
     for seat, driver in drivers.items():
         view = wait_for(
             lambda api=apis[seat]: (v := api.get(f"/games/{game_id}"))["rating_changes"] and v,

@@ -55,7 +55,9 @@ def received(driver: Any, origin: str) -> tuple[list[Any], list[Any]]:
             urls.append(message["params"]["request"]["url"])
         elif message["method"] == "Network.responseReceived":
             response = message["params"]["response"]
-            if "/api/" not in response["url"] or response["status"] in (204, 304):
+            # /api/rules lists every card of every deck: public, no game's data.
+            skip = "/api/" not in response["url"] or response["url"].endswith("/api/rules")
+            if skip or response["status"] in (204, 304):
                 continue
             streaming = response["mimeType"] == "text/event-stream"
             body = body_of(driver, message["params"]["requestId"], streaming)

@@ -128,6 +128,9 @@ export function openTable(main, gameId, { toast }) {
     }
   }
 
+  // A hand's points: {kind, side, points} in the feed (older logs said [kind, side, points]).
+  const pointsOf = (item) => (Array.isArray(item) ? { kind: item[0], side: item[1], points: item[2] } : item);
+
   const bazaWinner = (result) => (result === "parda" ? t("parda") : t("baza_to", { side: sideName(result) }));
 
   // --- reading --------------------------------------------------------------------------------
@@ -479,7 +482,7 @@ export function openTable(main, gameId, { toast }) {
     const last = table.lastHand;
     if (last) {
       const lines = last.bazas.map((baza) => h("li", { class: "baza-result", data_result: baza.result, text: `${t("baza_n", { n: baza.number })}: ${bazaWinner(baza.result)}` }));
-      const points = last.points.map(([kind, side, points]) =>
+      const points = last.points.map(pointsOf).map(({ kind, side, points }) =>
         h("li", { class: `points-${kind}`, data_kind: kind, data_side: side, data_points: points, text: t("point_line", { kind: t(`points_${kind}`), points, side: sideName(side) }) }),
       );
       panels.push(
