@@ -19,8 +19,10 @@ from tests.browser.pages import (
     fits_the_screen,
     game_id_of,
     play_to_end,
+    press,
     settle,
     sign_up,
+    wait_for,
 )
 
 #: TRUC_SCREENSHOTS=DIR saves the table at desktop and phone sizes there (the README's).
@@ -62,7 +64,16 @@ def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
     assert end["winner"] == str(view["winner_side"])
     assert end["verdict"] == ("You won!" if view["winner_side"] == 0 else "You lost.")
     assert end["unrated"] and not view["rated"]  # a game with a bot is not rated
-    assert end["play_again"]
+    # The lobby's rematch: with only bots to wait for, the new game starts at once.
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".rematch-offer"), what="a rematch")
+    press(driver, ".rematch-offer")
+    new_id = wait_for(
+        lambda: driver.current_url.rsplit("/", 1)[1] != game_id and driver.current_url,
+        what="the rematch's table",
+    ).rsplit("/", 1)[1]
+    assert api.get(f"/games/{game_id}/rematch")["next_game_id"] == new_id
+    view, page = settle(driver, api, new_id)
+    check_table(page, view)
 
 
 def test_a_four_player_argentino_match_with_three_bots_in_the_browsers_language(browsers) -> None:
