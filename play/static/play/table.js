@@ -46,6 +46,7 @@ export function openTable(main, gameId, { toast }) {
     clock: null,
     ratingTries: 0,
     resignArmed: false,
+    offline: false,
     rematch: undefined, // the lobby's rematch state once the match is over (null: none offered)
     rematchTimer: null,
     closed: false,
@@ -162,7 +163,12 @@ export function openTable(main, gameId, { toast }) {
         table.view = view;
         render();
       },
-      onLink: (state) => toast(state === "offline" ? t("offline") : t("live")),
+      // Said when the link drops, and when it is back; not at every (re)connection.
+      onLink: (state) => {
+        if (state === "offline") toast(t("offline"));
+        else if (table.offline) toast(t("live"));
+        table.offline = state === "offline";
+      },
     });
   }
 
