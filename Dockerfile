@@ -30,7 +30,6 @@ USER truc
 EXPOSE 8000
 # Threads and processes: docker-compose.yml says why these.
 ENV GRANIAN_WORKERS=2 \
-    GRANIAN_BLOCKING_THREADS=2 \
-    LONG_POLL_SLOTS=1
+    GRANIAN_BLOCKING_THREADS=2
 CMD ["granian", "--interface", "wsgi", "--host", "0.0.0.0", "--port", "8000", \
      "--respawn-failed-workers", "--access-log", "truc_api.wsgi:application"]

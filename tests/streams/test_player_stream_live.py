@@ -24,7 +24,7 @@ def test_player_stream_follows_his_games_and_resumes(servers_pair, make_client) 
     assert status == 200
     joined = stream.until(lambda m: m.event == notices.PLAYER_JOINED)
     started = stream.until(lambda m: m.event == notices.GAME_STARTED)
-    assert joined.data["data"]["player"]["id"] == berta.player.pk
+    assert joined.data["data"]["player_id"] == berta.player.pk
     assert started.data["data"]["game_id"] == game["id"]
     with transaction.atomic():  # what the lobby does, from any process
         notices.notify_player(ana.player.pk, "match_found", {"game_id": game["id"]})
