@@ -1,7 +1,7 @@
 """Two real ASGI server processes (granian) on the test database and the real Redis, with a
 channel prefix of this run's own: no other worktree's or run's notification reaches them.
 
-The servers are started once a module; the tests commit their rows (transactional database), so
+The servers are started once a run (the first test that needs them); the tests commit their rows (transactional database), so
 the servers' own connections see them. Set STREAMS_REDIS_URL to point them elsewhere.
 """
 
@@ -28,7 +28,7 @@ ORIGIN = "http://app.example.test"
 PER_PLAYER = 4
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def servers_pair(
     django_db_setup: None, django_db_blocker: Any, tmp_path_factory: Any
 ) -> Iterator[tuple[servers.Server, servers.Server]]:
