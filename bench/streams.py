@@ -6,20 +6,21 @@
 Run by hand, never as a test. It needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``) and
 Redis (``--redis``, a database of its own; the channel prefix is this run's own). Each run:
 
-1. drops and recreates the database ``truc_bench_streams``, migrates, makes players and tokens;
+1. drops and recreates the database ``truc_i14_bench_streams`` (``--db``), migrates, makes
+   players and tokens;
 2. starts the production shape of docker-compose.yml on loopback ports: the REST API on granian
    WSGI (2 processes x 2 threads) and the streams on granian ASGI (ONE process: every stream of
    a level on that one process), both publishing/subscribing through Redis pub/sub;
-3. creates, through the API, one 2-player match per two streams of the largest level, and
+3. creates, through the API, one 2-player match per ``--per-game`` streams of the largest level,
    measures REST action throughput with no stream open (``--rest-clients`` closed-loop clients
    playing the matches as fast as they can, ``--rest-seconds``);
-4. for each level N: opens N streams (each seat of N/2 matches follows its own game, with its own
-   token: two projections a game), then measures
+4. for each level N: opens N streams, ``--per-game`` a match (its two seats, each with its own
+   token and projection, and spectators of the public game), then measures
    - memory: the streams process's RSS before and after, per open stream;
    - idle CPU: the streams process's CPU (and PostgreSQL's, for the checks) over
      ``--idle-seconds`` with every stream open and nothing happening (heartbeats and checks);
    - delivery: ``--rate`` actions/s paced over the N/2 matches for ``--seconds``, each event's
-     arrival on each of its two streams against the action's POST: from the answer (the commit
+     arrival on each of its match's streams against the action's POST: from the answer (the commit
      happened before it: a latency no larger than the one from the commit) and from the request
      (no smaller than it); p50/p99, and whether every stream got every event once;
    - REST throughput with the N streams open (the same closed loop as step 3);
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import statistics
@@ -153,16 +155,54 @@ class Streams:
         self.opened = 0
 
 
-class Loop:
-    """An asyncio loop in a thread of its own, for the stream clients."""
+class Readers:
+    """The stream clients in a process of their own (spawned), on one asyncio loop: the movers'
+    threads and their GIL must not delay the reading, or the reader's lag would be measured as
+    the server's. ``perf_counter`` is the system's monotonic clock, the same in both processes."""
 
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
+    def __init__(self, port: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipe, child = context.Pipe()
+        self.process = context.Process(target=_readers_main, args=(child, port), daemon=True)
+        self.process.start()
 
-    def run(self, coroutine: Any, timeout: float = 600) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+    def ask(self, *command: Any) -> Any:
+        self.pipe.send(command)
+        return self.pipe.recv()
+
+    def stop(self) -> None:
+        self.ask("quit")
+        self.process.join(10)
+
+
+def _readers_main(pipe: Any, port: int) -> None:
+    asyncio.run(_serve(pipe, port))
+
+
+async def _serve(pipe: Any, port: int) -> None:
+    loop = asyncio.get_running_loop()
+    streams = Streams(port)
+    while True:
+        command, *args = await loop.run_in_executor(None, pipe.recv)
+        if command == "open":
+            streams.failed.clear()
+            await open_all(streams, args[0], parallel=100)
+            answer: Any = (streams.opened, list(streams.failed[:3]), len(streams.failed))
+        elif command == "heartbeats":
+            answer = streams.heartbeats
+        elif command == "record":
+            streams.record, streams.deliveries = args[0], streams.deliveries if args[0] else []
+            answer = None
+        elif command == "deliveries":
+            answer = [(d.game, d.seq, d.at) for d in streams.deliveries]
+            streams.deliveries = []
+        elif command == "close":
+            await streams.close()
+            answer = None
+        else:
+            pipe.send(None)
+            return
+        pipe.send(answer)
 
 
 async def open_all(streams: Streams, targets: list[tuple[str, str, int]], parallel: int) -> None:
@@ -228,8 +268,11 @@ def paced_moves(
     return posted, stats
 
 
-def closed_loop(port: int, matches: list[Match], seconds: float, clients: int) -> dict[str, float]:
-    """REST action throughput: ``clients`` threads acting as fast as they can."""
+def closed_loop(
+    port: int, matches: list[Match], seconds: float, clients: int, server: list[int]
+) -> dict[str, float]:
+    """REST action throughput: ``clients`` threads acting as fast as they can; and the REST
+    server's CPU per action (what a busy shared machine changes least)."""
     stats = Stats()
     stop_at = time.perf_counter() + seconds
     share = [matches[i::clients] for i in range(clients)]
@@ -247,14 +290,19 @@ def closed_loop(port: int, matches: list[Match], seconds: float, clients: int) -
             counts[index] += match.version > before
             games = [m for m in games if not m.over]
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_of(server)
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - started
-    return {"actions/s": sum(counts) / wall, "errors": len(stats.errors)}
+    actions = max(1, sum(counts))
+    return {
+        "actions/s": sum(counts) / wall,
+        "cpu ms/action": (cpu_of(server) - cpu) * 1000 / actions,
+        "errors": len(stats.errors),
+    }
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -292,6 +340,13 @@ def latencies(posted: list[Posted], deliveries: list[Delivery], per_game: int) -
     }
 
 
+def rest_line(result: dict[str, float]) -> str:
+    return (
+        f"{result['actions/s']:.0f} actions/s, REST server {result['cpu ms/action']:.1f} ms CPU"
+        f" an action ({result['errors']:.0f} errors)"
+    )
+
+
 def git_describe() -> str:
     found = subprocess.run(
         ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
@@ -308,12 +363,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rest-seconds", type=float, default=20.0)
     parser.add_argument("--rest-clients", type=int, default=8)
     parser.add_argument("--movers", type=int, default=8, help="threads pacing the moves")
-    parser.add_argument("--db", default="truc_bench_streams", help="dropped and recreated")
+    parser.add_argument(
+        "--per-game", type=int, default=20, help="streams a match: its 2 seats + spectators"
+    )
+    parser.add_argument("--db", default="truc_i14_bench_streams", help="dropped and recreated")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     levels = [int(n) for n in args.levels.split(",") if n.strip()]
-    pairs = max(levels) // 2
+    per_game = args.per_game
+    pairs = max(levels) // per_game
 
     print(f"# bench/streams.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')} code {git_describe()}")
     print(f"# uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
@@ -324,11 +383,12 @@ def main(argv: list[str] | None = None) -> None:
     env |= {
         "STREAMS_REDIS_URL": args.redis,
         "STREAMS_CHANNEL_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
-        "STREAMS_PER_PLAYER": "100",
+        "STREAMS_PER_PLAYER": str(max(levels)),
         "STREAMS_PER_PROCESS": str(2 * max(levels)),
         "LOG_LEVEL": "WARNING",
     }
-    tokens = migrate_and_make_tokens(env, 2 * pairs)
+    tokens = migrate_and_make_tokens(env, 2 * pairs + per_game - 2)
+    spectators = tokens[2 * pairs :]
     rest_port, streams_port = free_port(), free_port()
     granian = str(Path(sys.executable).parent / "granian")
     logs = [
@@ -346,8 +406,9 @@ def main(argv: list[str] | None = None) -> None:
         env, streams_port, logs[1],
     )  # fmt: skip
     worker = worker_of(asgi.pid)
+    rest_workers = _children(rest.pid)
     print(f"# REST granian wsgi pid {rest.pid}, streams granian asgi worker pid {worker}")
-    loop = Loop()
+    readers = Readers(streams_port)
     try:
         creator = Player(Http(rest_port), ("", ""), random.Random(args.seed), Stats())
         matches = []
@@ -357,43 +418,49 @@ def main(argv: list[str] | None = None) -> None:
             matches.append(creator.new_match(LONG_MATCH))
         print(f"# {pairs} matches created in {time.perf_counter() - started:.0f} s")
 
-        without = [closed_loop(rest_port, matches, args.rest_seconds, args.rest_clients)]
-        print(f"REST without streams: {without[0]['actions/s']:.0f} actions/s")
+        def rest_run(pool: list[Match]) -> dict[str, float]:
+            return closed_loop(rest_port, pool, args.rest_seconds, args.rest_clients, rest_workers)
+
+        without = [rest_run(matches)]
+        print(f"REST without streams: {rest_line(without[0])}")
         withs = []
         for level in levels:
-            streams = Streams(streams_port)
-            chosen = matches[: level // 2]
-            targets = [(m.id, m.tokens[seat], m.version) for m in chosen for seat in (0, 1)]
+            chosen = matches[: level // per_game]
+            readers = [(m, token) for m in chosen for token in (*m.tokens, *spectators)]
+            targets = [(m.id, token, m.version) for m, token in readers]
             before = rss(worker)
             started = time.perf_counter()
-            loop.run(open_all(streams, targets, parallel=100))
+            opened, failed, refused = readers.ask("open", targets)
             opened_in = time.perf_counter() - started
             time.sleep(3)  # let them catch up
             after = rss(worker)
             print(
-                f"\n## {level} streams: {streams.opened} open ({len(streams.failed)} refused"
-                f"{': ' + streams.failed[0] if streams.failed else ''}) in {opened_in:.0f} s;"
+                f"\n## {level} streams: {opened} open ({refused} refused"
+                f"{': ' + failed[0] if failed else ''}) in {opened_in:.0f} s;"
                 f" RSS {before / 2**20:.0f} -> {after / 2**20:.0f} MiB:"
-                f" {(after - before) / max(1, streams.opened) / 1024:.1f} KiB a stream"
+                f" {(after - before) / max(1, opened) / 1024:.1f} KiB a stream"
             )
             pg = _postgres_backends(args.db)
-            cpu_before, pg_before, beats = cpu_of([worker]), cpu_of(pg), streams.heartbeats
+            cpu_before, pg_before, beats = cpu_of([worker]), cpu_of(pg), readers.ask("heartbeats")
             time.sleep(args.idle_seconds)
             idle = (cpu_of([worker]) - cpu_before) / args.idle_seconds * 100
             idle_pg = (cpu_of(_postgres_backends(args.db)) - pg_before) / args.idle_seconds * 100
             print(
                 f"idle: streams process {idle:.1f} % of a core, PostgreSQL {idle_pg:.1f} %,"
-                f" {streams.heartbeats - beats} heartbeats in {args.idle_seconds:g} s"
+                f" {readers.ask('heartbeats') - beats} heartbeats in {args.idle_seconds:g} s"
             )
-            streams.record = True
+            readers.ask("record", True)
             cpu_before = cpu_of([worker])
             posted, stats = paced_moves(
                 rest_port, chosen, args.rate, args.seconds, args.movers, args.seed
             )
             time.sleep(2)  # the last deliveries
-            streams.record = False
-            busy = (cpu_of([worker]) - cpu_before) / (args.seconds + 2) * 100
-            found = latencies(posted, streams.deliveries, per_game=2)
+            deliveries = [Delivery(*d) for d in readers.ask("deliveries")]
+            readers.ask("record", False)
+            spent = cpu_of([worker]) - cpu_before
+            busy = spent / (args.seconds + 2) * 100
+            found = latencies(posted, deliveries, per_game=per_game)
+            found["streams cpu ms/delivery"] = spent * 1000 / max(1, found["deliveries"])
             rate = len(posted) / args.seconds
             print(
                 f"delivery at {rate:.0f} actions/s ({len(stats.errors)} errors), streams process"
@@ -402,20 +469,23 @@ def main(argv: list[str] | None = None) -> None:
                     f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}" for k, v in found.items()
                 )
             )
-            withs.append(closed_loop(rest_port, chosen, args.rest_seconds, args.rest_clients))
-            print(f"REST with {level} streams open: {withs[-1]['actions/s']:.0f} actions/s")
-            loop.run(streams.close())
+            withs.append(rest_run(chosen))
+            print(f"REST with {level} streams open: {rest_line(withs[-1])}")
+            readers.ask("close")
             time.sleep(2)
-        without.append(closed_loop(rest_port, matches, args.rest_seconds, args.rest_clients))
-        print(f"\nREST without streams again: {without[-1]['actions/s']:.0f} actions/s")
+        without.append(rest_run(matches))
+        print(f"\nREST without streams again: {rest_line(without[-1])}")
         base = statistics.mean(w["actions/s"] for w in without)
         for level, result in zip(levels, withs, strict=True):
+            cost = statistics.mean(w["cpu ms/action"] for w in without)
             print(
-                f"REST with {level} streams / without (mean of both): "
-                f"{result['actions/s'] / base:.0%} (target >= {TARGET_REST_RATIO:.0%})"
+                f"REST with {level} streams / without (mean of both): throughput"
+                f" {result['actions/s'] / base:.0%} (target >= {TARGET_REST_RATIO:.0%}),"
+                f" CPU per action {result['cpu ms/action'] / cost:.0%} of without"
             )
         print(f"# uptime at the end: {os.getloadavg()}")
     finally:
+        readers.stop()
         stop_server(asgi)
         stop_server(rest)
         for log in logs:

@@ -26,6 +26,12 @@ REDIS_URL = os.environ.get("STREAMS_REDIS_URL", "redis://127.0.0.1:6379/11")
 PREFIX = f"test-{uuid.uuid4().hex[:12]}"
 ORIGIN = "http://app.example.test"
 PER_PLAYER = 4
+#: The longer tests run with TRUC_STREAM_PROFILE=thorough (README, testing): the default run keeps
+#: one test of each promise.
+thorough = pytest.mark.skipif(
+    os.environ.get("TRUC_STREAM_PROFILE") != "thorough",
+    reason="set TRUC_STREAM_PROFILE=thorough",
+)
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from knox.models import AuthToken
 from streams import hub as hubs
 from streams.errors import TooManyStreams
 from streams.limits import Limits
-from tests.streams.conftest import PREFIX, REDIS_URL
+from tests.streams.conftest import PREFIX, REDIS_URL, thorough
 from tests.streams.sse_client import open_stream
 
 
@@ -82,6 +82,7 @@ def test_a_claim_whose_stream_never_started_expires(settings) -> None:
     run(scenario())
 
 
+@thorough
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_expired_token_is_found_by_the_check_with_no_notification(servers_pair, table) -> None:

@@ -79,3 +79,24 @@ def test_stream_answers_only_get(table) -> None:
     response = clients[0].post(f"/api/games/{game_id}/stream")
     assert response.status_code == 405
     assert response.json()["code"] == "method_not_allowed"
+
+
+def test_a_browser_may_resume_a_stream_from_an_allowed_origin(table, client, settings) -> None:
+    """CORS as configured: the preflight lets Authorization and Last-Event-ID through."""
+    settings.CORS_ALLOWED_ORIGINS = ["https://app.example.org"]
+    game_id, _ = table("valenciano", players=2)
+    preflight = client.options(
+        f"/api/games/{game_id}/stream",
+        HTTP_ORIGIN="https://app.example.org",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, last-event-id",
+    )
+    assert preflight["Access-Control-Allow-Origin"] == "https://app.example.org"
+    allowed = preflight["Access-Control-Allow-Headers"].lower()
+    assert "authorization" in allowed and "last-event-id" in allowed
+    elsewhere = client.options(
+        f"/api/games/{game_id}/stream",
+        HTTP_ORIGIN="https://evil.example",
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
+    )
+    assert "Access-Control-Allow-Origin" not in elsewhere
