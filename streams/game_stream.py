@@ -1,10 +1,12 @@
 """The stream of one game: its log as the reader may see it, then a view after each batch.
 
-``catch_up`` reads, on the database thread, everything after the reader's cursor up to the
-game's version (the events, projected by ``selectors.feed_item`` exactly as the REST feed is),
-and the reader's new view when it changed; ``live`` repeats it each time the hub wakes the
-stream, with heartbeats between. The seat is found again at each read (a player who left an
-open game is a spectator again), and a game that became hidden from the reader ends the stream.
+``read`` takes, on the database thread, the events after a cursor up to the game's version and
+every seat's projection of them (``selectors.feed_item``, exactly as the REST feed projects) and
+of the view; ``project`` hands a reader his seat's part. ``live`` does it each time the hub wakes
+the stream, with heartbeats between, every reader woken by one notification served by one read;
+``catch_up`` does it once (a stream served through WSGI). The seat is found again at each read (a
+player who left an open game is a spectator again), and a game that became hidden from the
+reader ends the stream.
 """
 
 from __future__ import annotations
@@ -142,8 +144,8 @@ def live(cursor: Cursor, player: Any, digest: str, claim: Claim) -> AsyncIterato
     async def step(watch: hub.Watch) -> Step:
         nonlocal cursor
         try:
-            snapshot = await hub.hub().shared(("game", cursor.game_id, cursor.after), watch, read,
-                                              cursor.game_id, cursor.after)  # fmt: skip
+            key = ("game", cursor.game_id, cursor.after)
+            snapshot = await hub.hub().shared(key, watch, read, cursor.game_id, cursor.after)
             chunks, cursor = project(snapshot, cursor, player.pk)
         except GameNotFound:  # deleted, or private and the reader no longer seated
             return Step([], end="not_found")
