@@ -426,8 +426,9 @@ def main(argv: list[str] | None = None) -> None:
         withs = []
         for level in levels:
             chosen = matches[: level // per_game]
-            readers = [(m, token) for m in chosen for token in (*m.tokens, *spectators)]
-            targets = [(m.id, token, m.version) for m, token in readers]
+            targets = [
+                (m.id, token, m.version) for m in chosen for token in (*m.tokens, *spectators)
+            ]
             before = rss(worker)
             started = time.perf_counter()
             opened, failed, refused = readers.ask("open", targets)

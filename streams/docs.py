@@ -317,9 +317,10 @@ def player_stream_operation() -> dict[str, Any]:
 WAIT_DESCRIPTION = """\
 Long polling, for clients that cannot read a stream (`GET /api/games/{game_id}/stream` is better:
 one connection, no second request for the view): the game's events after `after`, redacted for
-the caller, as soon as there are any; with none, the answer waits up to `timeout` seconds (at most
-30) and is then an empty list. Ask again with the last `seq` as `after`. A game that is over
-answers at once; an `after` beyond the game's version is a 400. A wait is held by the streams'
+the caller, as soon as there are any (the page of `GET /api/games/{game_id}/events`); with none,
+the answer waits up to `timeout` seconds (at most 30) and then has no events. Ask again with the
+answer's `after`. A game that is over answers at once; an `after` beyond the game's version is a
+422. A wait is held by the streams'
 server without a thread, and counts toward the same caps as a stream (`429 too_many_streams`).
 Served by a process that cannot wait (a WSGI server), it answers at once with `Retry-After: 1`.
 """
@@ -362,7 +363,7 @@ def wait_operation() -> dict[str, Any]:
         "security": [{"knoxApiToken": []}],
         "responses": {
             "200": {
-                "description": "The events after `after` (empty when the wait timed out).",
+                "description": "The feed's page after `after` (no events when the wait timed out).",
                 "headers": {
                     "Retry-After": {
                         "schema": {"type": "integer"},
@@ -370,12 +371,7 @@ def wait_operation() -> dict[str, Any]:
                     }
                 },
                 "content": {
-                    "application/json": {
-                        "schema": {
-                            "type": "array",
-                            "items": {"$ref": "#/components/schemas/FeedItem"},
-                        }
-                    }
+                    "application/json": {"schema": {"$ref": "#/components/schemas/FeedPage"}}
                 },
             },
             **_problems(

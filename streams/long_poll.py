@@ -11,14 +11,14 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from games.models import Game
-from games.selectors import redacted_feed, visible_game
+from games.selectors import feed_page, visible_game
 from streams import bus, game_stream, hub
 from streams.errors import CursorAhead
 from streams.limits import limits
 
 
-async def wait_for_events(game: Game, player_id: int, after: int, timeout: float) -> bool:
-    """Until the game has events after ``after`` (True) or ``timeout`` passes (False)."""
+async def wait_for_events(game: Game, player_id: int, after: int, timeout: float) -> Game:
+    """Until the game has events after ``after`` or ``timeout`` passes: the game as it is then."""
     here = hub.hub()
     claim = await limits(here).claim(player_id)
     watch = hub.Watch([bus.game_topic(game.pk)])
@@ -31,11 +31,11 @@ async def wait_for_events(game: Game, player_id: int, after: int, timeout: float
             watch.seen["game"] = (game.pk, game_stream.mark(game))
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                return False
+                return game
             await watch.wait(remaining)
             game = await sync_to_async(Game.objects.get)(pk=game.pk)
             version = game.version
-        return True
+        return game
     finally:
         here.remove(watch)
         await limits(here).release(claim)
@@ -48,8 +48,9 @@ def opened(game_id: Any, player: Any, after: int) -> tuple[Game, int | None]:
     return game, seat
 
 
-def feed(game: Game, seat: int | None, after: int, limit: int) -> list[dict[str, Any]]:
-    return redacted_feed(game, seat, after, limit)
+def feed(game: Game, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+    """The feed's page (the same as ``GET /api/games/{id}/events``), read after the wait."""
+    return feed_page(game, seat, after, limit)
 
 
 def answers_at_once(game: Game, after: int, timeout: float) -> bool:

@@ -98,7 +98,7 @@ async def player_stream_view(request: HttpRequest) -> HttpResponse:
     query = stream_query(request, PlayerStreamQuerySerializer)
     last = await sync_to_async(player_stream.last_seq)(player.pk)
     if query["after"] > last:
-        raise CursorAhead(last)
+        raise CursorAhead(last, "your last notice")
     cursor = player_stream.PlayerCursor(player.pk, query["after"])
     if not is_live(request):
         chunks, _, _ = await sync_to_async(player_stream.catch_up)(cursor)
@@ -117,8 +117,8 @@ async def events_wait_view(request: HttpRequest, game_id: str) -> HttpResponse:
     headers = {}
     if not long_poll.answers_at_once(game, after, query["timeout"]):
         if is_live(request):
-            await long_poll.wait_for_events(game, player.pk, after, query["timeout"])
+            game = await long_poll.wait_for_events(game, player.pk, after, query["timeout"])
         else:  # through WSGI a wait would hold a thread: answer now, say when to ask again
             headers["Retry-After"] = "1"
-    items = await sync_to_async(long_poll.feed)(game, seat, after, query["limit"])
-    return JsonResponse(items, safe=False, headers=headers)
+    page = await sync_to_async(long_poll.feed)(game, seat, after, query["limit"])
+    return JsonResponse(page, headers=headers)

@@ -15,9 +15,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import Page
 from notifications import selectors, services
 from notifications.api import docs
+from notifications.api.filters import DeliveryFilter
 from notifications.api.serializers import (
     DeliveryDetailSerializer,
     DeliverySerializer,
@@ -26,6 +26,7 @@ from notifications.api.serializers import (
     SubscriptionSerializer,
 )
 from notifications.models import Delivery, Subscription
+from truc_api.pagination import Page
 from truc_api.serializers import validated
 
 SUBSCRIPTION_ID = OpenApiParameter(
@@ -107,7 +108,7 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = DeliverySerializer
     pagination_class = Page
-    filterset_fields = ("subscription", "status", "kind")
+    filterset_class = DeliveryFilter
 
     @extend_schema(
         operation_id="webhooks_deliveries_list",

@@ -1,8 +1,9 @@
 """Two real ASGI server processes (granian) on the test database and the real Redis, with a
 channel prefix of this run's own: no other worktree's or run's notification reaches them.
 
-The servers are started once a run (the first test that needs them); the tests commit their rows (transactional database), so
-the servers' own connections see them. Set STREAMS_REDIS_URL to point them elsewhere.
+The servers are started once a run (by the first test that needs them); the tests commit their
+rows (transactional database), so the servers' own connections see them. STREAMS_REDIS_URL points
+them at another Redis.
 """
 
 from __future__ import annotations

@@ -39,8 +39,8 @@ def test_any_app_notifies_a_player_and_his_stream_resumes_after_a_seq(make_clien
     assert [seq for _, seq, _ in told(ana, **{"Last-Event-ID": "1"})] == [2]
     assert told(ana, "?after=2") == []
     ahead = ana.get("/api/stream?after=3")
-    assert ahead.status_code == 400
-    assert ahead.json()["errors"][0]["code"] == "after_beyond_log"
+    assert ahead.status_code == 422
+    assert (ahead.json()["code"], ahead.json()["current_version"]) == ("after_beyond_log", 2)
 
 
 def test_a_notice_rolled_back_is_never_told(make_client) -> None:
