@@ -169,11 +169,15 @@ CURSOR_HEADER = {
 }
 
 
-def game_stream_operation() -> dict[str, Any]:
+def _invalid_cursor() -> dict[str, Any]:
     invalid = problem_body(400, "invalid_request", "The request has invalid fields.")
     invalid["errors"] = [
         {"field": "after", "code": "min_value", "message": "Ensure this value is >= 0."}
     ]
+    return invalid
+
+
+def game_stream_operation() -> dict[str, Any]:
     return {
         "operationId": "games_stream",
         "tags": ["games"],
@@ -205,7 +209,7 @@ def game_stream_operation() -> dict[str, Any]:
             ),
             "204": {"description": "The game is over and the cursor is at its last event."},
             **_problems(
-                ("Invalid cursor", invalid),
+                ("Invalid cursor", _invalid_cursor()),
                 ("Cursor beyond the log", _body(CursorAhead(12))),
                 ("Not authenticated", NOT_AUTHENTICATED.value),
                 ("Not found", problem_body(404, "not_found", "No game with this id.")),
@@ -306,7 +310,8 @@ def player_stream_operation() -> dict[str, Any]:
                 "PlayerStreamMessage",
             ),
             **_problems(
-                ("Cursor beyond the log", _body(CursorAhead(12))),
+                ("Invalid cursor", _invalid_cursor()),
+                ("Cursor beyond the log", _body(CursorAhead(12, "your last notice"))),
                 ("Not authenticated", NOT_AUTHENTICATED.value),
             ),
             "429": _too_many(),
