@@ -21,6 +21,9 @@ COPY truc_api ./truc_api
 COPY games ./games
 COPY players ./players
 COPY notifications ./notifications
+COPY streams ./streams
+COPY lobby ./lobby
+COPY play ./play
 
 # STATIC_ROOT (/app/staticfiles): whitenoise serves the docs' assets from it at /static/.
 RUN python manage.py collectstatic --noinput \

@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "notifications",
     "streams",
     "lobby",
+    # The web table at /play/ (static ES modules over the public API).
+    "play",
 ]
 
 AUTH_USER_MODEL = "players.Player"
