@@ -22,6 +22,7 @@ from tests.browser.pages import (
     press,
     settle,
     sign_up,
+    snapshot,
     wait_for,
 )
 
@@ -83,15 +84,10 @@ def test_a_four_player_argentino_match_with_three_bots_in_the_browsers_language(
     assert driver.find_element(By.ID, "logout").text == "Salir"
     fill_form(driver, "new-bots", preset="argentino", players=4, level="basic", length="quick")
     game_id = game_id_of(driver)
-    positions = {
-        seat: driver.find_element(By.CSS_SELECTOR, f".seat[data-seat='{seat}']").get_attribute(
-            "class"
-        )
-        for seat in range(4)
-    }
+    seats = wait_for(lambda: (snapshot(driver) or {}).get("seats"), what="the seats")
+    positions = {int(seat): shown["position"] for seat, shown in seats.items()}
     # Me at the bottom, my partner (seat 2) across, seat 1 plays after me, on my right.
-    assert "pos-bottom" in positions[0] and "pos-top" in positions[2]
-    assert "pos-right" in positions[1] and "pos-left" in positions[3]
+    assert positions == {0: "pos-bottom", 1: "pos-right", 2: "pos-top", 3: "pos-left"}
     view, page, moves = play_to_end(driver, api, game_id, random.Random(4))
     assert view["status"] == "finished" and moves > 0 and view["players"] == 4
     assert page["match_end"]["verdict"] == (
