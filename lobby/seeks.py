@@ -207,17 +207,26 @@ def pair_pool(pool: str, *, around: Seek | None = None, now: datetime | None = N
         if around is not None:
             low, high = _unit(around).window(now, widening())
             waiting = waiting.filter(rating__gte=low, rating__lte=high)
-        waiting = waiting.select_related("player", "partner").order_by("created_at")
+        # Only the columns pairing reads: a pass may hold thousands of seeks.
+        waiting = waiting.only(*_PAIRING_COLUMNS).order_by("created_at")
         seeks = list(waiting[: settings.LOBBY_PAIRING_BATCH])
         if len(seeks) < 2:
             return 0
         by_id = {str(seek.pk): seek for seek in seeks}
         blocks = players.blocks_among(player for seek in seeks for player in seek.seekers)
         size = seeks[0].players
-        found = pairing.find_tables([_unit(seek) for seek in seeks], size, now, widening(), blocks)
+        seeds = frozenset({str(around.pk)}) if around is not None else None
+        units = [_unit(seek) for seek in seeks]
+        found = pairing.find_tables(units, size, now, widening(), blocks, seeds)
         for table in found:
             _start([by_id[unit.id] for unit in table.units], now)
     return len(found)
+
+
+_PAIRING_COLUMNS = (
+    *("id", "player_id", "partner_id", "rating", "rating_min", "rating_max", "created_at"),
+    *("pool", "players", "preset", "options", "turn_seconds", "rated", "expires_at", "status"),
+)
 
 
 def _unit(seek: Seek) -> pairing.Unit:
@@ -236,7 +245,7 @@ def _start(seeks: list[Seek], now: datetime) -> None:
     _shuffler.shuffle(seeks)  # who is mano is left to chance
     first = seeks[0]
     seats = pairing.seating([_unit(seek) for seek in seeks], first.players)
-    people = {player.pk: player for seek in seeks for player in _people(seek)}
+    people = get_user_model().objects.in_bulk(seats)
     game = tables.start_table(
         [people[player] for player in seats],
         preset=first.preset,

@@ -74,3 +74,11 @@ def test_no_seeker_is_placed_twice():
     tables = find_tables(units, 2, T0, WIDENING)
     placed = [unit.id for table in tables for unit in table.units]
     assert len(placed) == len(set(placed)) == 8
+
+
+def test_seeds_limit_the_pass_to_tables_around_a_newcomer():
+    old = [_unit("a", 1500, 1, waited=5), _unit("b", 1505, 2, waited=5)]
+    newcomer = _unit("new", 1700, 3)
+    assert find_tables([*old, newcomer], 2, T0, WIDENING, seeds=frozenset({"new"})) == []
+    [table] = find_tables([*old, newcomer], 2, T0, WIDENING, seeds=frozenset({"a"}))
+    assert {unit.id for unit in table.units} == {"a", "b"}
