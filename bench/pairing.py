@@ -1,11 +1,14 @@
 """How long pairing takes with 10,000 seekers waiting (lobby/seeks.py, lobby/pairing.py).
 
     python bench/pairing.py [--waiting 10000] [--arrivals 30] [--pairable 400] [--rounds 3]
+                            [--reference 100]
 
 Makes its own PostgreSQL database (``truc_bench_pairing`` on 127.0.0.1:5432, dropped and made
 anew) and fills one 2-player pool with --waiting open seeks that cannot pair with one another
-(each accepts only the rating one above its own; ratings spread over 1000-2000), so every pass must look at
-all of them. Then it times, in one process:
+(each accepts only the rating one above its own; ratings spread over 1000-2000), so every pass
+must look at all of them, and another pool with --reference such seeks, measured the same way in
+the same run (the ratio is what to compare: the machine's speed drifts). Then it times, in one
+process:
 
 - **arrival**: ``create_seek`` of a newcomer whose default window (±100) holds ~2,000 of the
   waiting ratings and whom some of them accept: its insert, its pairing pass (lock the window's
