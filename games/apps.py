@@ -7,6 +7,10 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import bot_players, signals
+        # Imported once the models are ready (Django's way for receivers).
+        from games import signals, tasks
+        from games.models import Game
 
-        signals.events_recorded.connect(bot_players.schedule, dispatch_uid="games.bot_players")
+        signals.events_committed.connect(
+            tasks.follow_committed_events, sender=Game, dispatch_uid="games.tasks"
+        )

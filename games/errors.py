@@ -69,6 +69,18 @@ class AlreadySeated(ApplicationError):
     title = "You already have a seat at this game."
 
 
+class TooManyOpenGames(ApplicationError):
+    code = "too_many_open_games"
+    status = HTTPStatus.CONFLICT
+    title = "You already wait at as many open games as a player may."
+
+    def __init__(self, limit: int | None = None) -> None:
+        detail = None
+        if limit is not None:
+            detail = f"A player waits at {limit} open games at most: start, leave or await one."
+        super().__init__(detail)
+
+
 class InvalidRequest(ApplicationError):
     """A request the engine cannot read (unknown action, bad rules): 400, the engine's code."""
 

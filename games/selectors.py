@@ -81,7 +81,7 @@ def etag_of(game_id: Any, version: int, status: str, updated_at: Any, seat: int 
 
 
 def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
-    seats = {s.number: {"id": s.player_id, "name": s.player_name} for s in seats_of(game)}
+    seats = {s.number: {"id": s.player_id, "name": s.player.public_name} for s in seats_of(game)}
     payload: dict[str, Any] = {
         "id": str(game.pk),
         "preset": game.preset,

@@ -1,141 +1,96 @@
-"""The event log: rebuild a game's state, and append events with their read models in step.
+"""The event store: every read and write of a game's log, and the read models kept with it.
 
-Only this module writes ``GameEvent``, ``HandSnapshot``, ``HandRecord`` and ``CamaRecord``. Callers
-hold the game row's lock (``lock_game``) for the whole transaction, so ``seq`` is gapless and the
-``UNIQUE(game, seq)`` constraint is only a backstop.
+Like the ``eventsourcing`` library's PostgreSQL recorder, this module owns the log and writes it out
+explicitly: ``lock_game`` locks a game row (every writer of a game goes through it, and holds the
+lock for the whole transaction, so ``seq`` is gapless and ``UNIQUE(game, seq)`` is only a
+backstop); ``load_state`` reads the last snapshot and the log's tail; a ``Recorder`` appends events
+and brings the game row, its seats and the hand, cama and snapshot records up to date, in a few
+statements (``save_all`` writes those of many games together: the timeout sweep).
+
+The ORM does the work, except for one statement (``_SNAPSHOT_AND_TAIL``), the only hand-written
+SQL of the project: the snapshot and the tail read at one moment.
+
+After the events are written ``games.signals.events_recorded`` is sent within the transaction
+(the outbox's writes commit with them), and ``games.signals.events_committed`` once it commits
+(clocks, bots, ratings, streams follow it): this module knows none of them.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache, reduce
+from collections.abc import Iterable, Sequence
+from functools import reduce
 from typing import Any
 
 import structlog
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
-from players.tasks import rate_game
-from truc_api import db
 
 logger = structlog.get_logger(__name__)
-#: The columns of a game row that its events change (``Recorder.save`` writes only these, and the
-#: snapshot's two only after a deal).
-_CHANGING = [
-    *("version", "turn", "scores", "camas", "updated_at", "deadline", "status", "rated"),
-    *("winner_side", "end_reason", "started_at", "finished_at"),
-]
-_SNAPSHOT = ["snapshot", "snapshot_seq"]
-#: The columns of an event row, as ``Recorder.save`` inserts them.
-_EVENT = ("game_id", "seq", "type", "schema_version", "payload", "actor_id", "seat", "created_at")
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
+def _seats() -> Prefetch[Any]:
+    """A game's seats, in order, each with its player (the name it shows)."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
+
+
 def lock_game(game_id: Any) -> Game:
-    """The game row, locked until the transaction ends: every writer of a game goes through here."""
+    """The game row, locked until the transaction ends: every writer of a game goes through here.
+    Its seats are read after the lock is granted (a second statement), so they are current."""
     return get_game(game_id, lock=True)
 
 
 def get_game(game_id: Any, *, lock: bool = False) -> Game:
-    """One game by id, with its seats (``seats_of``), in one round trip (truc_api/db.py). A
-    missing game and a malformed id are both ``GameNotFound``.
-
-    To lock it, the transaction's BEGIN, the game and its seats travel together in a pipeline,
-    and the seats are read by a statement of their own, after the lock is granted: a join would
-    see them as they were before waiting for the lock. A read takes both in one join."""
-    try:
-        pk = db.key(Game, game_id)
-    except (ValueError, TypeError, ValidationError):
-        raise GameNotFound() from None
-    sql = _statements()
+    """One game by id with its seats (``seats_of``). A missing game and a malformed id are both
+    ``GameNotFound``. The snapshot column is left out (deferred): only a fold that misses the
+    recent states reads it, with the tail (``load_state``)."""
+    games = Game.objects.defer("snapshot").prefetch_related(_seats())
     if lock:
-        games, seats = db.several((Game, sql.game + db.for_update(), [pk]), (Seat, sql.seats, [pk]))
-        game = games[0] if games else None
-    else:
-        game, seats = db.parent_and_children(Game, Seat, sql.game_and_seats, [pk], len(_COLUMNS))
-    if game is None:
-        raise GameNotFound()
-    game._seats = seats  # type: ignore[attr-defined]
-    return game
-
-
-def seat_column(name: str, expression: str) -> None:
-    """Read ``expression`` (SQL on ``s``, the seat, and ``p``, its player) with every game's seats,
-    as each seat's attribute ``name``: how an app that follows the game log (notifications, say)
-    learns something of each seat without a statement of its own."""
-    _SEAT_EXTRAS[name] = expression
-    _statements.cache_clear()
-
-
-# Every column but the snapshot, which only a fold that misses the recent states reads (in
-# ``load_state``, with the log's tail): left out, the field is deferred.
-_COLUMNS = [field.column for field in Game._meta.concrete_fields if field.name != "snapshot"]
-_SEAT_EXTRAS: dict[str, str] = {}
-
-
-@dataclass(frozen=True)
-class _Statements:
-    game: str
-    seats: str
-    game_and_seats: str
-
-
-@cache
-def _statements() -> _Statements:
-    # Each seat with the name its player shows (``Player.public_name``) as ``player_name``.
-    seat = ", ".join(
-        ["s.*", "COALESCE(NULLIF(p.display_name, ''), p.username) AS player_name"]
-        + [f"{expression} AS {name}" for name, expression in _SEAT_EXTRAS.items()]
-    )
-    return _Statements(
-        game=f"SELECT {', '.join(_COLUMNS)} FROM games_game WHERE id = %s",
-        seats=(
-            f"SELECT {seat} FROM games_seat s JOIN players_player p ON p.id = s.player_id"
-            " WHERE s.game_id = %s ORDER BY s.number"
-        ),
-        game_and_seats=(
-            f"SELECT {', '.join('g.' + column for column in _COLUMNS)}, {seat}"
-            " FROM games_game g LEFT JOIN games_seat s ON s.game_id = g.id"
-            " LEFT JOIN players_player p ON p.id = s.player_id WHERE g.id = %s ORDER BY s.number"
-        ),
-    )
+        games = games.select_for_update()
+    try:
+        return games.get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise GameNotFound() from None
 
 
 def seats_of(game: Game) -> list[Seat]:
-    """Every seat of the game, each with its player's name, in one query; kept on the game for
-    the rest of the request (``forget_seats`` after seating or unseating someone)."""
-    seats: list[Seat] | None = getattr(game, "_seats", None)
-    if seats is None:
-        seats = db.instances(Seat, _statements().seats, [db.key(Game, game.pk)])
-        game._seats = seats  # type: ignore[attr-defined]
-    return seats
+    """Every seat of the game with its player, read once for the rest of the request (Django's
+    prefetch: free when the game came from ``get_game``)."""
+    prefetch_related_objects([game], _seats())
+    return list(game.seats.all())
 
 
 def forget_seats(game: Game) -> None:
-    game.__dict__.pop("_seats", None)
+    """After seating or unseating someone: the next ``seats_of`` reads them again."""
+    seats_of(game)
+    game.refresh_from_db(fields=["seats"])  # drops the prefetched seats, without a query
 
 
 def load_state(game: Game) -> engine.State:
     """The state at ``game.version``: kept in memory from an earlier request of this process when
-    it can be, else folded from the last snapshot on (one query for both), or from the first event
-    when there is none."""
+    it can be, else folded from the last snapshot on (one statement for both), or from the first
+    event when there is none."""
     state = _recent.get(game.pk, game.version)
     if state is not None:
         return state
-    pk = db.key(Game, game.pk)
-    found = db.rows(_SNAPSHOT_AND_TAIL, [pk, pk, pk])
-    snapshot = json.loads(found[0][2]) if found and found[0][0] == 0 else None
-    events = (engine.event_from_json(json.loads(payload)) for kind, _, payload in found if kind)
+    with connection.cursor() as cursor:
+        pk = Game._meta.pk.get_db_prep_value(game.pk, connection)  # type: ignore[union-attr]
+        cursor.execute(_SNAPSHOT_AND_TAIL, [pk, pk, pk])
+        found = cursor.fetchall()
+    snapshot = _json(found[0][2]) if found and found[0][0] == 0 else None
+    events = (engine.event_from_json(_json(payload)) for kind, _, payload in found if kind)
     if snapshot is None:
         state = engine.replay(events)
     else:
@@ -146,8 +101,14 @@ def load_state(game: Game) -> engine.State:
     return state
 
 
+def _json(value: Any) -> Any:
+    """A JSON column as a cursor gives it: text (Django's backends), or already decoded."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
 # The game row's copy of its last snapshot and the events after it, read at one moment (an action
-# may commit between two statements of a read, with a new snapshot).
+# may commit between two statements of a read, with a new snapshot). The one hand-written
+# statement: the ORM has no UNION of two models' columns in one query.
 _SNAPSHOT_AND_TAIL = (
     "SELECT 0, snapshot_seq, snapshot FROM games_game WHERE id = %s AND snapshot IS NOT NULL"
     " UNION ALL SELECT 1, seq, payload FROM games_gameevent"
@@ -206,14 +167,18 @@ def load_events(game: Game, after: int = 0, limit: int | None = None) -> list[Ga
 
 
 class Recorder:
-    """Appends one transaction's events to a game's log and keeps the read models in step."""
+    """Appends one game's events to its log, and keeps its read models in step."""
 
     def __init__(self, game: Game, state: engine.State | None) -> None:
         self.game = game
         self.state = state
         self.rows: list[GameEvent] = []  # recorded, not yet written
         self.written: list[GameEvent] = []
-        self.dealt = False  # a deal took a new snapshot
+        self.snapshots: list[HandSnapshot] = []
+        self.hands: list[HandRecord] = []  # started
+        self.camas: list[CamaRecord] = []  # started
+        self.ended: list[tuple[type[HandRecord] | type[CamaRecord], int, dict[str, Any]]] = []
+        self.started = False  # the match starts with these events
 
     def record(
         self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
@@ -221,6 +186,7 @@ class Recorder:
         for event in events:
             if isinstance(event, ev.MatchStarted):
                 self.state = engine.start(event)
+                self.started = True
             else:
                 assert self.state is not None
                 if isinstance(event, ev.HandDealt):
@@ -249,81 +215,132 @@ class Recorder:
 
     def save(self) -> engine.State:
         """Write the events and bring the game row and the seats up to date."""
-        state = self.state
+        save_all([self])
+        assert self.state is not None
+        return self.state
+
+    def _game_row(self) -> list[str]:
+        """The game row brought up to the state, in memory; the names of the columns set: the
+        row is written with exactly these, so a column set here cannot be forgotten."""
+        state, game = self.state, self.game
         assert state is not None
-        db.insert(GameEvent, [{name: getattr(row, name) for name in _EVENT} for row in self.rows])
-        written, self.rows = self.rows, []
-        self.written += written
-        game = self.game
-        game.version = state.version
-        game.turn = engine.turn(state)
-        game.scores = list(state.scores)
-        game.camas = list(state.camas)
-        game.updated_at = timezone.now()
-        if state.match_over and game.status == Game.Status.ACTIVE:
+        now = timezone.now()
+        changed: dict[str, Any] = {"version": state.version, "turn": engine.turn(state)}
+        changed |= {"scores": list(state.scores), "camas": list(state.camas), "updated_at": now}
+        if self.started:  # a full table starts (RULES.md §2): its first events
+            changed |= {"status": Game.Status.ACTIVE, "started_at": now}
+        if state.match_over and changed.get("status", game.status) == Game.Status.ACTIVE:
             # A match ended with no winner (a no-show, say) is aborted, and never rated.
-            game.status = Game.Status.FINISHED if state.winner is not None else Game.Status.ABORTED
-            game.rated = game.rated and state.winner is not None
-            game.winner_side = state.winner
-            game.end_reason = state.end_reason or ""
-            game.finished_at = game.updated_at
-            if game.rated:
-                rate_game.delay_on_commit(str(game.pk))  # the reconciler catches a lost one
+            finished = state.winner is not None
+            changed["status"] = Game.Status.FINISHED if finished else Game.Status.ABORTED
+            changed |= {"rated": game.rated and finished, "winner_side": state.winner}
+            changed |= {"end_reason": state.end_reason or "", "finished_at": now}
             logger.info(
                 "game.over", game_id=str(game.pk), winner=state.winner, reason=state.end_reason
             )
+        if self.snapshots:
+            changed |= {"snapshot": game.snapshot, "snapshot_seq": game.snapshot_seq}
+        for name, value in changed.items():
+            setattr(game, name, value)
         game.deadline = clock.next_deadline(game, state)
-        # Not the rules and the other fixed columns.
-        db.update(game, _CHANGING + _SNAPSHOT if self.dealt else _CHANGING)
-        self._update_awaiting(state)
-        clock.schedule(game)
-        signals.events_recorded.send(sender=Game, game=game, rows=written, state=state)
-        transaction.on_commit(lambda: _recent.put(game.pk, state))
-        return state
+        return [*changed, "deadline"]
 
-    def _update_awaiting(self, state: engine.State) -> None:
-        seats = seats_of(self.game)
-        waiting = {seat for seat in range(state.players) if engine.may_act(state, seat)}
-        if all(seat.awaiting == (seat.number in waiting) for seat in seats):
-            return  # the same seat acts again: nothing to write
-        marks = ", ".join(["%s"] * len(waiting or [-1]))  # nobody: IN () is no SQL
-        db.execute(
-            f"UPDATE games_seat SET awaiting = (number IN ({marks})) WHERE game_id = %s",
-            [*(waiting or [-1]), db.key(Game, self.game.pk)],
-            writes="games_seat",
-        )
-        for seat in seats:
-            seat.awaiting = seat.number in waiting
+    def _awaiting(self) -> list[Seat]:
+        """The seats whose ``awaiting`` flag changes, set in memory."""
+        assert self.state is not None
+        state = self.state
+        changed = []
+        for seat in seats_of(self.game):
+            awaiting = engine.may_act(state, seat.number)
+            if seat.awaiting != awaiting:
+                seat.awaiting = awaiting
+                changed.append(seat)
+        return changed
 
     def _snapshot(self, deal: ev.HandDealt) -> None:
         assert self.state is not None
         snapshot = engine.snapshot(self.state)
-        record = {"game_id": self.game.pk, "hand_number": deal.number}
-        db.insert(HandSnapshot, [{**record, "seq": self.state.version, "state": snapshot}])
-        self.game.snapshot, self.game.snapshot_seq = snapshot, self.state.version
-        self.dealt = True
+        seq = self.state.version
+        self.snapshots.append(
+            HandSnapshot(game=self.game, hand_number=deal.number, seq=seq, state=snapshot)
+        )
+        self.game.snapshot, self.game.snapshot_seq = snapshot, seq
 
     def _follow(self, event: ev.Event) -> None:
-        """The hand and cama records, written with the events (in ``_perform``'s batch)."""
+        """The hand and cama records, written with the events."""
         state = self.state
         assert state is not None
         now = timezone.now()
-        game = self.game.pk
+        game = self.game
         if isinstance(event, ev.HandDealt):
             hand = state.hand
             assert hand is not None
             cama = sum(state.camas) + 1
-            started = {"game_id": game, "number": cama, "scores": [], "started_at": now}
-            db.insert(CamaRecord, [started], unless=("game_id", "number"))  # its first hand's
-            record = {"game_id": game, "number": event.number, "cama": cama}
-            record |= {"dealer": hand.dealer, "mano": hand.mano, "first_seq": state.version}
-            record |= {"scores": list(state.scores), "points": [], "reason": "", "started_at": now}
-            db.insert(HandRecord, [record])
+            # A cama's record is started by its first hand's deal (``save_all`` skips the others).
+            self.camas.append(CamaRecord(game=game, number=cama, scores=[], started_at=now))
+            self.hands.append(
+                HandRecord(
+                    game=game,
+                    number=event.number,
+                    cama=cama,
+                    dealer=hand.dealer,
+                    mano=hand.mano,
+                    first_seq=state.version,
+                    scores=list(state.scores),
+                    points=[],
+                    reason="",
+                    started_at=now,
+                )
+            )
         elif isinstance(event, ev.HandEnded):
             points = [list(entry) for entry in event.points]
             ended = {"winner_side": event.winner, "reason": event.reason, "points": points}
             ended |= {"scores": list(event.scores), "last_seq": state.version, "ended_at": now}
-            db.update_where(HandRecord, ended, game_id=game, number=event.number)
+            self.ended.append((HandRecord, event.number, ended))
         elif isinstance(event, ev.CamaEnded):
             ended = {"winner_side": event.winner, "scores": list(state.scores), "ended_at": now}
-            db.update_where(CamaRecord, ended, game_id=game, number=sum(event.camas))
+            self.ended.append((CamaRecord, sum(event.camas), ended))
+
+
+def save_all(recorders: Sequence[Recorder]) -> None:
+    """Write what ``recorders`` recorded, for one game or many (the sweep) alike, one statement a
+    table where the ORM allows it: the events, snapshots, hand and cama records inserted; the
+    ended records, the game rows and the seats' flags updated. Then the signals, per game."""
+    columns = [recorder._game_row() for recorder in recorders]
+    seats = [seat for recorder in recorders for seat in recorder._awaiting()]
+    GameEvent.objects.bulk_create([row for recorder in recorders for row in recorder.rows])
+    HandSnapshot.objects.bulk_create([s for recorder in recorders for s in recorder.snapshots])
+    # A cama's later hands find its record there already.
+    camas = [cama for recorder in recorders for cama in recorder.camas]
+    CamaRecord.objects.bulk_create(camas, ignore_conflicts=True)
+    HandRecord.objects.bulk_create([hand for recorder in recorders for hand in recorder.hands])
+    for recorder in recorders:
+        for model, number, ended in recorder.ended:
+            model.objects.filter(game=recorder.game, number=number).update(**ended)
+    if len(recorders) == 1:
+        recorders[0].game.save(update_fields=columns[0])
+    else:
+        fields = sorted({name for names in columns for name in names})
+        Game.objects.bulk_update([recorder.game for recorder in recorders], fields)
+    if seats:
+        Seat.objects.bulk_update(seats, ["awaiting"])
+    for recorder in recorders:
+        _recorded(recorder)
+
+
+def _recorded(recorder: Recorder) -> None:
+    game, state = recorder.game, recorder.state
+    assert state is not None
+    written, recorder.rows = recorder.rows, []
+    recorder.written += written
+    recorder.snapshots, recorder.hands, recorder.camas, recorder.ended = [], [], [], []
+    recorder.started = False
+    signals.events_recorded.send(sender=Game, game=game, rows=written, state=state)
+    # The row as this save left it: the transaction may change the game again before it commits.
+    committed = copy.copy(game)
+    transaction.on_commit(lambda: _recent.put(game.pk, state))
+    transaction.on_commit(
+        lambda: signals.events_committed.send(
+            sender=Game, game=committed, rows=written, state=state
+        )
+    )

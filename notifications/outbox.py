@@ -12,33 +12,28 @@ from typing import Any
 
 from games import engine, signals
 from games.models import Game, GameEvent, HandSnapshot
-from games.store import seat_column, seats_of
+from games.store import seats_of
+from notifications import sending
 from notifications.models import Delivery, Kind, Subscription
 from notifications.payloads import payload
-from truc_api import db
 
 #: A notice: the subscription, its owner's seat, and the kind of notification.
 Notice = tuple[Subscription, int, str]
 
 
 def follow_games() -> None:
-    """Connect the outbox to the game log, and have every game's seats read with whether their
-    player has a subscription (one EXISTS by an index, in the statement that reads them)."""
-    seat_column("subscribed", _SUBSCRIBED)
+    """Connect the outbox to the game log."""
     signals.events_recorded.connect(
         on_events_recorded, sender=Game, dispatch_uid="notifications.outbox"
     )
 
 
-_SUBSCRIBED = "EXISTS (SELECT 1 FROM notifications_subscription n WHERE n.player_id = s.player_id)"
-
-
 def on_events_recorded(
     sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
 ) -> None:
-    if not rows or not any(getattr(seat, "subscribed", True) for seat in seats_of(game)):
-        return  # the common case: nobody seated has a subscription, and no query asked it
-    subscribed = subscribers(game)
+    subscribed = subscribers(game) if rows else []
+    if not subscribed:
+        return  # the common case: nobody seated has a subscription
     types = {row.type for row in rows}
     before = cache(lambda: state_before(game, rows[0].seq))  # folded once, if ever needed
     notices: list[Notice] = []
@@ -52,16 +47,15 @@ def on_events_recorded(
 
 def subscribers(game: Game, seats: Iterable[int] | None = None) -> list[tuple[Subscription, int]]:
     """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat: one
-    query, run with every action (truc_api/db.py)."""
-    found = db.instances(Subscription, _SUBSCRIBERS, [db.key(Game, game.pk)])
+    query (by the subscriptions' player index), run with every action."""
     wanted = None if seats is None else set(seats)
-    return [(sub, sub.seat) for sub in found if wanted is None or sub.seat in wanted]
-
-
-_SUBSCRIBERS = (
-    "SELECT sub.*, s.number AS seat FROM notifications_subscription sub"
-    " JOIN games_seat s ON s.player_id = sub.player_id WHERE s.game_id = %s ORDER BY sub.created_at"
-)
+    numbers = {
+        seat.player_id: seat.number
+        for seat in seats_of(game)
+        if wanted is None or seat.number in wanted
+    }
+    found = Subscription.objects.filter(player__in=numbers).order_by("created_at")
+    return [(subscription, numbers[subscription.player_id]) for subscription in found]
 
 
 def kinds_for(
@@ -103,8 +97,6 @@ def write(
     rows: Sequence[GameEvent] = (),
 ) -> list[Delivery]:
     """One delivery per notice, each body built from the notice's seat; sent after commit."""
-    from notifications import tasks  # tasks imports the sending side, which imports this module
-
     deliveries = [
         Delivery(
             subscription=subscription,
@@ -117,7 +109,7 @@ def write(
     ]
     Delivery.objects.bulk_create(deliveries)
     for delivery in deliveries:
-        tasks.send_after_commit(delivery.pk)
+        sending.send_after_commit(delivery.pk)
     return deliveries
 
 

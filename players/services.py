@@ -23,10 +23,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
+from games.errors import GameNotFound
 from games.models import Game, Seat
+from games.store import lock_game
 from players import ratings
 from players.models import Block, Player, Rating, RatingChange, rating_pool
-from players.signals import account_deleting
+from players.names import reads_as_bot
+from players.signals import account_deleting, game_rated
 from truc_api.problems import ApplicationError
 
 logger = structlog.get_logger(__name__)
@@ -99,9 +102,12 @@ def register_player(
         validate_password(password, user=candidate)
     except DjangoValidationError as error:
         raise WeakPassword(error) from None
-    # "bot-" names are the server's own bot players (games/bot_players.py).
-    if username.lower().startswith((BOT_PREFIX, DELETED_PREFIX)) or (
-        Player.objects.filter(username__iexact=username).exists()
+    # "bot-" names are the server's own bot players (games/bot_players.py), and a username is
+    # shown where there is no display name: none may read as a bot's (players/names.py).
+    if (
+        reads_as_bot(username)
+        or username.lower().startswith((BOT_PREFIX, DELETED_PREFIX))
+        or Player.objects.filter(username__iexact=username).exists()
     ):
         raise UsernameTaken()
     try:
@@ -247,8 +253,11 @@ def rate_game(game_id: Any) -> list[RatingChange]:
     constraint on (game, player) is the backstop should a writer ever skip that lock.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if game is None or not _is_ratable(game) or _rated_before(game):
+        try:
+            game = lock_game(game_id)
+        except GameNotFound:
+            return []
+        if not _is_ratable(game) or _rated_before(game):
             return []
         seats = list(
             Seat.objects.filter(game=game).order_by("number").values_list("number", "player_id")
@@ -293,14 +302,8 @@ def rate_game(game_id: Any) -> list[RatingChange]:
             rating.games += 1
             rating.updated_at = now
         Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
+        game_rated.send(sender=RatingChange, game=game, changes=changes)
         return changes
-
-
-def _lock_game(game_id: Any) -> Game | None:
-    try:
-        return Game.objects.select_for_update().filter(pk=game_id).first()
-    except (ValueError, TypeError, DjangoValidationError):  # not a UUID: no such game
-        return None
 
 
 def _is_ratable(game: Game) -> bool:

@@ -6,6 +6,7 @@ needs nothing else running. Production sets DATABASE_URL, CELERY_BROKER_URL, CAC
 and ALLOWED_HOSTS (see docker-compose.yml).
 """
 
+import ipaddress
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -51,6 +52,7 @@ AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
+    "truc_api.request_bodies.ContentLengthRequiredMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
@@ -164,6 +166,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Longer deadlines get no task: a Redis ETA beyond the visibility timeout is redelivered (NOTES.md).
 TIMEOUT_TASK_MAX_SECONDS = env.int("TIMEOUT_TASK_MAX_SECONDS", default=1800)
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
+# A player waits at so many open games at most, and an open game waits so long for its players.
+OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)
+OPEN_GAME_TTL_HOURS = env.float("OPEN_GAME_TTL_HOURS", default=24.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep_overdue_turns",
@@ -173,6 +178,11 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-ratings": {
         "task": "players.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
+    },
+    # Open games that never filled (games/open_tables.py).
+    "expire-open-games": {
+        "task": "games.tasks.expire_open_games",
+        "schedule": timedelta(minutes=10),
     },
     "purge-expired-tokens": {
         "task": "players.tasks.purge_expired_tokens",
@@ -209,6 +219,13 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
+# The proxies (addresses or networks) whose X-Forwarded-For is believed: the throttles count a
+# client by its address (truc_api/throttling.py). None by default: the peer is the client.
+TRUSTED_PROXIES = [
+    str(ipaddress.ip_network(proxy, strict=False))  # a typo fails at start, not per request
+    for proxy in env.list("TRUSTED_PROXIES", default=[])
+]
+
 REST_KNOX = {
     # knox stores only a SHA-512 digest of each token; a token expires after TOKEN_TTL.
     "TOKEN_TTL": timedelta(days=env.int("TOKEN_TTL_DAYS", default=30)),
@@ -243,14 +260,18 @@ _DEFAULT_RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 10800, 21600]
 WEBHOOK_RETRY_DELAYS = [
     float(delay) for delay in env.list("WEBHOOK_RETRY_DELAYS", default=_DEFAULT_RETRY_DELAYS)
 ]
-WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# An attempt holds a worker this long at most: connecting to the receiver, then the whole
+# exchange (a receiver that trickles its answer is cut off at WEBHOOK_TIMEOUT_SECONDS).
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=2.0)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
 # A retry further away gets no ETA task (a Redis ETA past the visibility timeout is delivered
 # again, NOTES.md): the sweep sends it once it is overdue by WEBHOOK_SWEEP_GRACE_SECONDS.
 WEBHOOK_TASK_MAX_DELAY_SECONDS = env.float("WEBHOOK_TASK_MAX_DELAY_SECONDS", default=1800.0)
 WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
 WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
-# A queue of their own keeps slow receivers from delaying turn timeouts; "" is the default queue.
-WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="")
+# A queue of their own, with workers of their own (docker-compose.yml, `manage.py serve`), keeps
+# slow receivers from delaying turn timeouts and bots; "" sends them to the default queue.
+WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="webhooks")
 REMINDER_LEAD_SECONDS = env.int("REMINDER_LEAD_SECONDS", default=3600)
 REMINDER_SWEEP_SECONDS = env.float("REMINDER_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["sweep-webhook-deliveries"] = {

@@ -224,9 +224,18 @@ class ActionView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         key = _idempotency_key(request)
         body = ActionSerializer.plain(request.data) or validated(ActionSerializer, request.data)
-        result = services.act(request.user, game_id, body, key)
+        result = services.act(request.user, game_id, body, key, answer=action_answer)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(result.body, status=result.status, headers=headers)
+
+
+def action_answer(acted: services.Acted) -> services.Answer:
+    """An action's 201: its events and the game, as the acting seat sees them."""
+    return status.HTTP_201_CREATED, {
+        "version": acted.game.version,
+        "events": [selectors.feed_item(row, acted.seat) for row in acted.rows],
+        "game": selectors.game_payload(acted.game, acted.state, acted.seat),
+    }
 
 
 class EventFeedView(APIView):

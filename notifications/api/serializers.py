@@ -64,8 +64,15 @@ class AttemptSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     at = serializers.DateTimeField()
     status_code = serializers.IntegerField(allow_null=True, help_text="None: no answer.")
-    error = serializers.CharField(help_text="Empty when the receiver answered 2xx.")
-    duration_ms = serializers.IntegerField()
+    error = serializers.CharField(
+        help_text="Empty when the receiver answered 2xx; otherwise `HTTP <status>` or one of two"
+        " fixed texts (the address is refused; the receiver did not answer)."
+    )
+    duration_ms = serializers.IntegerField(
+        source="answered_in_ms",
+        allow_null=True,
+        help_text="How long the receiver took to answer; null when it did not answer.",
+    )
 
 
 class DeliverySerializer(serializers.Serializer[Any]):

@@ -21,6 +21,7 @@ from games.api.serializers import FeedItemSerializer
 from games.api.views import GAME_ID, Page
 from notifications import selectors, services, stream
 from notifications.api import docs
+from notifications.api.filters import DeliveryFilter
 from notifications.api.serializers import (
     DeliveryDetailSerializer,
     DeliverySerializer,
@@ -111,7 +112,7 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = DeliverySerializer
     pagination_class = Page
-    filterset_fields = ("subscription", "status", "kind")
+    filterset_class = DeliveryFilter
 
     @extend_schema(
         operation_id="webhooks_deliveries_list",

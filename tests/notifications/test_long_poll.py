@@ -10,6 +10,7 @@ import pytest
 from django.db import connections
 
 from games import services
+from games.api.views import action_answer
 from notifications import stream
 from tests.notifications.conftest import mover
 
@@ -51,7 +52,9 @@ def test_wait_returns_when_an_event_arrives(table) -> None:
         try:
             time.sleep(1.0)
             body = {k: v for k, v in action.items() if k != "expected_version"}
-            services.act(clients[seat].player, game_id, {**action, **body}, "later")
+            services.act(
+                clients[seat].player, game_id, {**action, **body}, "later", answer=action_answer
+            )
         finally:
             connections.close_all()
 
