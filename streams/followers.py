@@ -21,6 +21,7 @@ from notifications import signals as notification_signals
 from players import signals as player_signals
 from players.models import RatingChange
 from streams import bus, notices
+from streams.models import PlayerNotice
 
 
 def follow() -> None:
@@ -31,6 +32,7 @@ def follow() -> None:
     post_save.connect(on_seat_taken, sender=Seat, dispatch_uid="streams.seat_taken")
     post_delete.connect(on_seat_left, sender=Seat, dispatch_uid="streams.seat_left")
     player_signals.game_rated.connect(on_game_rated, dispatch_uid="streams.rated")
+    player_signals.account_deleting.connect(on_account_deleting, dispatch_uid="streams.account")
     notification_signals.deadline_near.connect(on_deadline_near, dispatch_uid="streams.deadline")
     post_delete.connect(on_token_deleted, sender=AuthToken, dispatch_uid="streams.tokens")
 
@@ -79,6 +81,15 @@ def _ended(game: Game, seat: int) -> dict[str, Any]:
         "reason": game.end_reason or None,
         "rated": game.rated,  # a rated game's change follows as rating_changed
     }
+
+
+def on_account_deleting(sender: Any, player: Any, anonymous_name: str, **_: Any) -> None:
+    """A deleted account's name must not outlive it in other players' notices: those that name
+    him name him as the account is called from now on."""
+    naming = PlayerNotice.objects.filter(kind=notices.PLAYER_JOINED, data__player__id=player.pk)
+    for notice in naming:
+        notice.data = {**notice.data, "player": {"id": player.pk, "name": anonymous_name}}
+        notice.save(update_fields=["data"])
 
 
 def on_seat_taken(sender: Any, instance: Seat, created: bool, **_: Any) -> None:
