@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games import contract
 from games.errors import TooManyOpenGames
 from games.models import Game, Seat
 
@@ -40,5 +41,5 @@ def expire(now: Any = None) -> int:
     now = now or timezone.now()
     cutoff = now - timedelta(hours=settings.OPEN_GAME_TTL_HOURS)
     return Game.objects.filter(status=Game.Status.OPEN, created_at__lt=cutoff).update(
-        status=Game.Status.ABORTED, end_reason="expired", finished_at=now, updated_at=now
+        status=Game.Status.ABORTED, end_reason=contract.EXPIRED, finished_at=now, updated_at=now
     )

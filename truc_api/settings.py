@@ -249,6 +249,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The contract's components (games/contract.py) and the problem codes (truc_api/openapi.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.contract.install",
+        "truc_api.openapi.postprocess",
+    ],
 }
 
 # --- Notifications (notifications/): webhooks and "deadline is near" reminders ----------------
@@ -285,9 +291,6 @@ CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "NotificationKindEnum": "notifications.models.Kind",
     "DeliveryStatusEnum": "notifications.models.Delivery.Status",
-    # Names the games' enums had before these: generated clients import them.
-    "TypeEnum": "notifications.api.docs.ACTION_TYPES",
-    "KindEnum": "notifications.api.docs.POINT_KINDS",
 }
 
 # --- Streams (streams/): Server-Sent Events, woken through Redis pub/sub after commit ---------
@@ -314,10 +317,8 @@ STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
 # What a stream tells EventSource to wait before reconnecting after a drop.
 STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
 # The streams are Django async views, which drf-spectacular does not see: a hook documents them.
-SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
-    "drf_spectacular.hooks.postprocess_schema_enums",
-    "streams.docs.add_streams",
-]
+# Before the contract's hook, which adds the components they refer to (FeedItem, Game).
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"].insert(1, "streams.docs.add_streams")
 
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
 
