@@ -197,9 +197,8 @@ def delete_account(player: Player, *, password: str) -> None:
         raise WrongPassword("password")
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        anonymous = f"{DELETED_PREFIX}{secrets.token_hex(8)}"
-        account_deleting.send(sender=Player, player=player, anonymous_name=anonymous)
-        player.username = anonymous
+        account_deleting.send(sender=Player, player=player)
+        player.username = f"{DELETED_PREFIX}{secrets.token_hex(8)}"
         player.display_name = player.email = player.first_name = player.last_name = ""
         player.set_unusable_password()
         player.is_active = player.is_staff = player.is_superuser = False

@@ -5,8 +5,7 @@ from django.dispatch import Signal
 
 #: Sent by ``services.delete_account`` inside its transaction, before the player's personal data
 #: is erased: a receiver ends what the player takes part in (games, seeks, challenges) and drops
-#: what holds his data (subscriptions, stored answers naming him). Arguments: ``player`` and
-#: ``anonymous_name``, the name the account keeps from now on (for what must name him still).
+#: what holds his data (subscriptions, stored answers naming him). Argument: ``player``.
 account_deleting = Signal()
 
 #: Sent by ``services.rate_game`` inside the transaction that wrote a game's rating changes.

@@ -21,7 +21,7 @@ from notifications import signals as notification_signals
 from players import signals as player_signals
 from players.models import RatingChange
 from streams import bus, notices
-from streams.models import PlayerNotice
+from streams.models import PlayerFeed, PlayerNotice
 
 
 def follow() -> None:
@@ -32,9 +32,9 @@ def follow() -> None:
     post_save.connect(on_seat_taken, sender=Seat, dispatch_uid="streams.seat_taken")
     post_delete.connect(on_seat_left, sender=Seat, dispatch_uid="streams.seat_left")
     player_signals.game_rated.connect(on_game_rated, dispatch_uid="streams.rated")
-    player_signals.account_deleting.connect(on_account_deleting, dispatch_uid="streams.account")
     notification_signals.deadline_near.connect(on_deadline_near, dispatch_uid="streams.deadline")
     post_delete.connect(on_token_deleted, sender=AuthToken, dispatch_uid="streams.tokens")
+    player_signals.account_deleting.connect(on_account_deleting, dispatch_uid="streams.account")
 
 
 def _people(game: Game) -> list[Seat]:
@@ -83,25 +83,13 @@ def _ended(game: Game, seat: int) -> dict[str, Any]:
     }
 
 
-def on_account_deleting(sender: Any, player: Any, anonymous_name: str, **_: Any) -> None:
-    """A deleted account's name must not outlive it in other players' notices: those that name
-    him name him as the account is called from now on."""
-    naming = PlayerNotice.objects.filter(kind=notices.PLAYER_JOINED, data__player__id=player.pk)
-    for notice in naming:
-        notice.data = {**notice.data, "player": {"id": player.pk, "name": anonymous_name}}
-        notice.save(update_fields=["data"])
-
-
 def on_seat_taken(sender: Any, instance: Seat, created: bool, **_: Any) -> None:
     if not created:
         return
     game = instance.game
     if game.status == Game.Status.OPEN and not instance.bot_level:
-        joined = {
-            "game_id": str(game.pk),
-            "seat": instance.number,
-            "player": {"id": instance.player_id, "name": instance.player.public_name},
-        }
+        # Ids only: a notice outlives an account's name (the game's view names the seats).
+        joined = {"game_id": str(game.pk), "seat": instance.number, "player_id": instance.player_id}
         others = Seat.objects.filter(game=game, bot_level="").exclude(pk=instance.pk)
         notices.notify_players(
             (player_id, notices.PLAYER_JOINED, joined)
@@ -147,3 +135,9 @@ def on_deadline_near(sender: Any, game: Game, version: int, seats: list[int], **
 
 def on_token_deleted(sender: Any, instance: AuthToken, **_: Any) -> None:
     bus.publish_on_commit([bus.token_topic(instance.user_id)])
+
+
+def on_account_deleting(sender: Any, player: Any, **_: Any) -> None:
+    """His notices are his data: they go with his account."""
+    PlayerNotice.objects.filter(player=player).delete()
+    PlayerFeed.objects.filter(player=player).delete()
