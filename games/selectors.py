@@ -7,10 +7,18 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games import engine
+from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
-from games.store import etag_parts, get_game, load_events, load_state, seat_names, seats_of
+from games.store import (
+    etag_parts,
+    get_game,
+    load_events,
+    load_state,
+    one_moment,
+    seat_names,
+    seats_of,
+)
 from players.models import public_name
 from players.selectors import rating_changes_for
 
@@ -98,6 +106,15 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
     return payload
 
 
+def current_view(game_id: Any, player: Any) -> tuple[dict[str, Any], str]:
+    """The viewer's view of a game and its ETag, read at one moment (``store.one_moment``): the
+    row gives the ETag and the deadline, the log the state, the ratings table the changes, and an
+    action committing between those reads would give a body newer than its ETag and deadline."""
+    with one_moment():
+        game, seat = visible_game(game_id, player)
+        return game_view(game, seat), etag(game, seat)
+
+
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     state = load_state(game) if game.version else None
     return game_payload(game, state, seat)
@@ -109,18 +126,19 @@ def redacted_feed(
     return [feed_item(row, seat) for row in load_events(game, after, limit)]
 
 
+def feed_page(game: Game, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+    """A page of the feed and its cursor: ask again with ``after``; ``more`` says whether the
+    log already holds events beyond this page."""
+    events = redacted_feed(game, seat, after, limit)
+    last = events[-1]["seq"] if events else after
+    version = max(game.version, last)  # the row may have been read before the last append
+    return {"events": events, "after": last, "more": last < version, "version": version}
+
+
 def feed_item(row: GameEvent, seat: int | None) -> dict[str, Any]:
-    return {
-        "seq": row.seq,
-        "type": row.type,
-        "at": row.created_at.isoformat(),
-        "seat": row.seat,
-        "data": {
-            key: value
-            for key, value in engine.redact_json(row.payload, seat).items()
-            if key not in ("type", "v")
-        },
-    }
+    """An event as ``seat`` may read it, in the contract's ``FeedItem`` shape."""
+    data = engine.redact_json(row.payload, seat)
+    return contract.present(row.seq, row.type, row.created_at.isoformat(), row.seat, data)
 
 
 def hand_history(game: Game) -> dict[str, Any]:
@@ -128,7 +146,7 @@ def hand_history(game: Game) -> dict[str, Any]:
         "camas": [
             {
                 "number": cama.number,
-                "winner_side": cama.winner_side,
+                "winner": cama.winner_side,
                 "scores": cama.scores,
                 "started_at": cama.started_at.isoformat(),
                 "ended_at": cama.ended_at.isoformat() if cama.ended_at else None,
@@ -141,7 +159,7 @@ def hand_history(game: Game) -> dict[str, Any]:
                 "cama": hand.cama,
                 "dealer": hand.dealer,
                 "mano": hand.mano,
-                "winner_side": hand.winner_side,
+                "winner": hand.winner_side,
                 "reason": hand.reason or None,
                 "points": [
                     {"kind": kind, "side": side, "points": points}

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bot_players, engine, timeouts
+from games import bot_players, contract, engine, open_tables, timeouts
 from games.errors import (
     AlreadySeated,
     GameNotFound,
@@ -31,7 +31,9 @@ from games.errors import (
     IdempotencyConflict,
     InvalidRequest,
     NotSeated,
+    RulesRefused,
     RuleViolation,
+    SeatsRefused,
     SeatTaken,
     StaleVersion,
 )
@@ -84,7 +86,7 @@ def create_game(
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
     except engine.InvalidRules as error:
-        raise InvalidRequest(error, "options") from None
+        raise _rules_error(error) from None
     bots = bots or []
     bot_seats = [bot["seat"] for bot in bots]
     if len(set(bot_seats)) != len(bot_seats) or not all(
@@ -93,8 +95,10 @@ def create_game(
         problem = engine.InvalidAction(
             f"bots take distinct seats from 0 to {players - 1} but the creator's", "bad_seat"
         )
-        raise InvalidRequest(problem, "bots")
+        raise SeatsRefused(problem, "bots")
     with transaction.atomic():
+        if len(bots) + 1 < players:  # the game opens: the creator waits at it
+            open_tables.check_room(player)
         game = Game.objects.create(
             preset=preset,
             rules=rules.to_json(),
@@ -153,7 +157,7 @@ def leave_game(player: Any, game_id: Any) -> Game:
         forget_seats(game)
         if not Seat.objects.filter(game=game).exists():
             game.status = Game.Status.ABORTED
-            game.end_reason = "abandoned"
+            game.end_reason = contract.ABANDONED
             game.finished_at = timezone.now()
         game.updated_at = timezone.now()
         game.save()
@@ -309,6 +313,8 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
     taken = dict(game.seats.values_list("number", "player_id"))
     if player.pk in taken.values():
         raise AlreadySeated()
+    if len(taken) + 1 < game.players:  # the game stays open: the player waits at it
+        open_tables.check_room(player)
     free = [seat for seat in range(game.players) if seat not in taken]  # never empty: full starts
     if number is None:
         number = free[0]
@@ -316,7 +322,7 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
         raise (
             SeatTaken()
             if 0 <= number < game.players
-            else InvalidRequest(
+            else SeatsRefused(
                 engine.InvalidAction(f"seats run from 0 to {game.players - 1}", "no_such_seat"),
                 "seat",
             )
@@ -367,7 +373,18 @@ def _parse_action(body: dict[str, Any]) -> engine.Action:
     try:
         return engine.Action.from_json(fields)
     except engine.InvalidAction as error:
-        raise InvalidRequest(error, "type") from None
+        raise InvalidRequest(error, error.field or "non_field_errors") from None
+
+
+def _rules_error(error: engine.InvalidRules) -> InvalidRequest:
+    """The engine checks the options (one validator): its error, at the field it names."""
+    option = error.option
+    field = (
+        "options" if option is None else "players" if option == "players" else f"options.{option}"
+    )
+    if error.code == "buenas_above_target":
+        return RulesRefused(error, field)
+    return InvalidRequest(error, field)
 
 
 def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
@@ -377,3 +394,11 @@ def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
 
 def _new_join_code() -> str:
     return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(8))
+
+
+def mark_rated(sender: Any, game: Game, **_: Any) -> None:
+    """A finished game's view shows its rating changes once they are written (in the rating's
+    transaction, under its lock of the game): the row's ``updated_at`` moves, and with it the
+    game's ETag, or a poll would keep being answered 304 without them."""
+    game.updated_at = timezone.now()
+    game.save(update_fields=["updated_at"])

@@ -9,9 +9,10 @@ statements (``save_all`` writes those of many games together: the timeout sweep)
 
 The statements an action, a read or a sweep makes on these tables are written out here: building
 each through the ORM's compiler cost several times what running it costs (bench/README.md, "The
-floor"); they are the project's only hand-written SQL. Rows become model instances through
-Django's own ``raw()``, values are written as the models' fields prepare them, and the rest (the
-records written once a hand) goes through the ORM.
+floor"); they are the project's only hand-written SQL (with ``one_moment``'s isolation level,
+which the ORM cannot set). Rows become model instances through Django's own ``raw()``, values are
+written as the models' fields prepare them, and the rest (the records written once a hand) goes
+through the ORM.
 
 After the events are written ``games.signals.events_recorded`` is sent within the transaction
 (the outbox's writes commit with them), and ``games.signals.events_committed`` once it commits
@@ -25,7 +26,8 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import reduce
 from typing import Any
@@ -52,6 +54,21 @@ def lock_game(game_id: Any) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here.
     Its seats are read after the lock is granted (a second statement), so they are current."""
     return get_game(game_id, lock=True)
+
+
+@contextmanager
+def one_moment() -> Iterator[None]:
+    """Reads inside see the database as of one moment: on PostgreSQL a REPEATABLE READ
+    transaction, whose snapshot is taken at its first statement. A game row and its log read by
+    two statements could otherwise come from either side of an action's commit. Inside another
+    transaction (its snapshot rules are the caller's), and on SQLite (whose transactions here
+    take the write lock at BEGIN), nothing is added."""
+    if connection.in_atomic_block or connection.vendor != "postgresql":
+        yield
+        return
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
 def get_game(game_id: Any, *, lock: bool = False) -> Game:

@@ -8,7 +8,7 @@ from typing import Any
 
 from celery import shared_task
 
-from games import bot_players, clock, engine, services, timeouts
+from games import bot_players, clock, engine, open_tables, services, timeouts
 from games.models import Game, GameEvent
 from players.tasks import rate_game
 
@@ -38,6 +38,12 @@ def sweep_overdue_turns() -> int:
 def purge_idempotency_records() -> int:
     """The hourly purge of the answers kept for retries longer than IDEMPOTENCY_HOURS."""
     return services.purge_idempotency_records()
+
+
+@shared_task(name="games.tasks.expire_open_games")
+def expire_open_games() -> int:
+    """The periodic pass that aborts the open games that waited too long (games/open_tables.py)."""
+    return open_tables.expire()
 
 
 def follow_committed_events(

@@ -26,11 +26,12 @@ class DeliveryPending(ApplicationError):
 
 
 class CursorAhead(ApplicationError):
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
+    """A well-formed `after` that no log has reached: a 422, with the version to ask from."""
+
+    code = "after_beyond_log"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "There is no event at that seq yet."
 
     def __init__(self, version: int) -> None:
         message = f"`after` is beyond the game's last event ({version}): use a seq you received."
-        error = {"field": "after", "code": "after_beyond_log", "message": message}
-        super().__init__(message, extra={"errors": [error]})
+        super().__init__(message, extra={"current_version": version})

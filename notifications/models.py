@@ -126,6 +126,12 @@ class Attempt(models.Model):
             models.UniqueConstraint(fields=["delivery", "number"], name="attempt_number_unique"),
         ]
 
+    @property
+    def answered_in_ms(self) -> int | None:
+        """How long the receiver took to answer; None when it did not (how long a failure took
+        would tell a subscriber about the network between the server and his URL)."""
+        return None if self.status_code is None else self.duration_ms
+
 
 class Reminder(models.Model):
     """A "deadline is near" reminder went out for this game version; the constraint: only once."""

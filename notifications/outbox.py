@@ -1,6 +1,6 @@
 """The outbox: which notifications a transaction's events cause, written in that transaction.
 
-``on_events_recorded`` runs inside the transaction that writes a game's events, so a ``Delivery``
+``on_recorded_together`` runs inside the transaction that writes a game's events, so a ``Delivery``
 commits or rolls back with its cause; each is sent by a task after commit (``sending.py``).
 """
 

@@ -26,8 +26,16 @@ def subscribe(player: Any, *, url: str, kinds: list[str], description: str = "")
 
 
 def unsubscribe(player: Any, subscription_id: Any) -> None:
-    """Its deliveries go with it; a task that finds its delivery gone does nothing."""
-    selectors.subscription(player, subscription_id).delete()
+    """Its deliveries go with it; a task that finds its delivery gone does nothing.
+
+    The deliveries are locked first: an attempt being recorded holds its delivery's row for the
+    moment it takes (no lock is held while a receiver is called, notifications/sending.py), and
+    the delete must see the attempt it adds, or its row would still point at the delivery.
+    """
+    with transaction.atomic():
+        subscription = selectors.subscription(player, subscription_id)
+        list(Delivery.objects.select_for_update().filter(subscription=subscription).values("pk"))
+        subscription.delete()
 
 
 def replay(player: Any, delivery_id: Any) -> Delivery:

@@ -28,7 +28,8 @@ from games.models import Game, Seat
 from games.store import lock_game
 from players import ratings
 from players.models import Block, Player, Rating, RatingChange, rating_pool
-from players.signals import account_deleting
+from players.names import reads_as_bot
+from players.signals import account_deleting, game_rated
 from truc_api.problems import ApplicationError
 
 logger = structlog.get_logger(__name__)
@@ -101,9 +102,12 @@ def register_player(
         validate_password(password, user=candidate)
     except DjangoValidationError as error:
         raise WeakPassword(error) from None
-    # "bot-" names are the server's own bot players (games/bot_players.py).
-    if username.lower().startswith((BOT_PREFIX, DELETED_PREFIX)) or (
-        Player.objects.filter(username__iexact=username).exists()
+    # "bot-" names are the server's own bot players (games/bot_players.py), and a username is
+    # shown where there is no display name: none may read as a bot's (players/names.py).
+    if (
+        reads_as_bot(username)
+        or username.lower().startswith((BOT_PREFIX, DELETED_PREFIX))
+        or Player.objects.filter(username__iexact=username).exists()
     ):
         raise UsernameTaken()
     try:
@@ -298,6 +302,7 @@ def rate_game(game_id: Any) -> list[RatingChange]:
             rating.games += 1
             rating.updated_at = now
         Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
+        game_rated.send(sender=RatingChange, game=game, changes=changes)
         return changes
 
 

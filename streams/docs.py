@@ -113,20 +113,51 @@ def _too_many() -> dict[str, Any]:
     return response
 
 
-def _stream_content(description: str, example: str, messages: dict[str, str]) -> dict[str, Any]:
+def _stream_content(description: str, example: str, message: str) -> dict[str, Any]:
     return {
         "description": description,
         "content": {
             "text/event-stream": {
-                "schema": {"type": "string", "description": "Server-Sent Events."},
+                "schema": {"$ref": f"#/components/schemas/{message}"},
                 "example": example,
-                "x-sse-messages": {
-                    name: {"$ref": f"#/components/schemas/{schema}"}
-                    for name, schema in messages.items()
-                },
             }
         },
     }
+
+
+def message_schema(description: str, messages: dict[str, str]) -> dict[str, Any]:
+    """One Server-Sent Event: its fields as the wire has them (``data`` is JSON text), and in
+    ``x-sse-messages`` the schema of ``data`` for each ``event`` name."""
+    shapes = ", ".join(f"`{name}`: `{schema}`" for name, schema in messages.items())
+    return {
+        "type": "object",
+        "description": f"{description} The JSON in `data`, by `event`: {shapes}.",
+        "properties": {
+            "id": {"type": "string", "description": "A seq: resume after it (`Last-Event-ID`)."},
+            "event": {"type": "string"},
+            "data": {"type": "string", "description": "JSON on one line."},
+            "retry": {"type": "integer", "description": "Milliseconds before reconnecting."},
+        },
+        "required": ["event", "data"],
+        "x-sse-messages": {
+            name: {"$ref": f"#/components/schemas/{schema}"} for name, schema in messages.items()
+        },
+    }
+
+
+GAME_STREAM_MESSAGE = message_schema(
+    "A message of a game's stream.",
+    {"<event type>": "FeedItem", "view": "Game", "end": "StreamEnd"},
+)
+PLAYER_STREAM_MESSAGE = message_schema(
+    "A message of a player's stream.",
+    {
+        "<notice kind>": "PlayerNotice",
+        "your_turn": "PlayerTurn",
+        "call_pending": "PlayerTurn",
+        "end": "StreamEnd",
+    },
+)
 
 
 CURSOR_HEADER = {
@@ -170,7 +201,7 @@ def game_stream_operation() -> dict[str, Any]:
             "200": _stream_content(
                 "The stream: the events after the cursor, the view, then live.",
                 GAME_STREAM_EXAMPLE,
-                {"<event type>": "FeedItem", "view": "Game", "end": "StreamEnd"},
+                "GameStreamMessage",
             ),
             "204": {"description": "The game is over and the cursor is at its last event."},
             **_problems(
@@ -184,8 +215,115 @@ def game_stream_operation() -> dict[str, Any]:
     }
 
 
+PLAYER_STREAM_DESCRIPTION = """\
+Server-Sent Events (`text/event-stream`): what the caller must react to, across all his games.
+
+Notices, kept and replayed (`id:` is the notice's seq, counted per player, `event:` its kind,
+`data:` a `PlayerNotice`):
+
+- `game_started`, `game_ended` (won or not, the reason; a rated game's change follows),
+  `rating_changed` (before, after, delta), `deadline_near` (the turn times out soon),
+  `player_joined` (someone took a seat at your open game);
+- whatever other parts of the server tell a player (the lobby: challenges, a match found).
+
+The state of his games, told on connecting and whenever it changes (no `id:`: not replayed, as
+only the current one matters):
+
+- `your_turn` (`PlayerTurn`: game, version, seat, deadline, and the call to answer if any), once
+  per game and version that awaits you;
+- `call_pending` (`PlayerTurn`) beside it when what awaits you is the answer to a call.
+
+Resume with the last `id:` received as `Last-Event-ID` (or `?after=`): the notices after it, then
+your current turns, then live. `end` (`{"reason": "token_revoked"}`) comes before the server
+closes; `: heartbeat` comments every ~15 s. Authentication, caps and CORS as for the game stream.
+"""
+
+NOTICE_SCHEMA = {
+    "type": "object",
+    "description": "A notice kept in the player's log (its seq is the message's `id:`).",
+    "properties": {
+        "seq": {"type": "integer"},
+        "kind": {"type": "string"},
+        "at": {"type": "string", "format": "date-time"},
+        "data": {"type": "object", "additionalProperties": {}},
+    },
+    "required": ["seq", "kind", "at", "data"],
+}
+
+TURN_SCHEMA = {
+    "type": "object",
+    "description": "A game that awaits the player now.",
+    "properties": {
+        "game_id": {"type": "string", "format": "uuid"},
+        "version": {"type": "integer"},
+        "seat": {"type": "integer"},
+        "deadline": {"type": "string", "format": "date-time", "nullable": True},
+        "call": {
+            "allOf": [{"$ref": "#/components/schemas/PendingCall"}],
+            "nullable": True,
+            "description": "The call the player's side must answer, if that is what awaits.",
+        },
+    },
+    "required": ["game_id", "version", "seat", "deadline", "call"],
+}
+
+PLAYER_STREAM_EXAMPLE = """\
+retry: 2000
+
+id: 4
+event: game_started
+data: {"seq":4,"kind":"game_started","at":"2025-05-01T18:30:00.118000+00:00",\
+"data":{"game_id":"0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11","preset":"valenciano","players":2,"seat":1}}
+
+event: your_turn
+data: {"game_id":"0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11","version":3,"seat":1,\
+"deadline":"2025-05-02T18:30:02.104000+00:00","call":null}
+
+"""
+
+
+def player_stream_operation() -> dict[str, Any]:
+    return {
+        "operationId": "players_stream",
+        "tags": ["players"],
+        "summary": "Follow everything that concerns you (Server-Sent Events)",
+        "description": PLAYER_STREAM_DESCRIPTION,
+        "parameters": [
+            {
+                "name": "after",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 0, "default": 0},
+                "description": "Send the notices after this seq (`Last-Event-ID` wins).",
+            },
+            CURSOR_HEADER,
+        ],
+        "security": [{"knoxApiToken": []}],
+        "responses": {
+            "200": _stream_content(
+                "The stream: the notices after the cursor, the current turns, then live.",
+                PLAYER_STREAM_EXAMPLE,
+                "PlayerStreamMessage",
+            ),
+            **_problems(
+                ("Cursor beyond the log", _body(CursorAhead(12))),
+                ("Not authenticated", NOT_AUTHENTICATED.value),
+            ),
+            "429": _too_many(),
+        },
+    }
+
+
 def add_streams(result: dict[str, Any], generator: Any, request: Any, public: Any) -> Any:
     """POSTPROCESSING_HOOKS entry: the streams' operations and message components."""
     result["paths"]["/api/games/{game_id}/stream"] = {"get": game_stream_operation()}
-    result["components"]["schemas"]["StreamEnd"] = END_SCHEMA
+    result["paths"]["/api/stream"] = {"get": player_stream_operation()}
+    schemas = result["components"]["schemas"]
+    schemas |= {
+        "GameStreamMessage": GAME_STREAM_MESSAGE,
+        "PlayerStreamMessage": PLAYER_STREAM_MESSAGE,
+        "StreamEnd": END_SCHEMA,
+        "PlayerNotice": NOTICE_SCHEMA,
+        "PlayerTurn": TURN_SCHEMA,
+    }
     return result

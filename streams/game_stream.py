@@ -14,14 +14,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 
 from games.errors import GameNotFound
 from games.models import Game
 from games.selectors import etag, feed_item, game_payload, hidden_from, viewer_seat
 from games.store import get_game, load_events, load_state
-from streams import bus, hub, sse, tokens
-from streams.limits import Claim, limits
+from streams import bus, hub, sse
+from streams.limits import Claim
+from streams.live import Step, follow
 
 #: Events read at once; a longer backlog is read in several batches, each sent as it is read.
 BATCH = 500
@@ -78,34 +78,16 @@ def _event(item: dict[str, Any]) -> bytes:
     return sse.message(item, event=item["type"], id=item["seq"])
 
 
-async def live(cursor: Cursor, player: Any, digest: str, claim: Claim) -> AsyncIterator[bytes]:
+def live(cursor: Cursor, player: Any, digest: str, claim: Claim) -> AsyncIterator[bytes]:
     """Catch up, then follow: until the game is over, the token revoked, or the client gone."""
-    here = hub.hub()
-    watch = hub.Watch([bus.game_topic(cursor.game_id), bus.token_topic(player.pk)])
-    here.add(watch)  # before the first read: nothing committed after it goes unnoticed
-    limits(here).attach(claim, watch)
-    watch.seen["token"] = (digest, True)
-    try:
-        yield sse.retry(settings.STREAM_RETRY_MILLISECONDS)
-        while True:
-            try:
-                chunks, cursor = await sync_to_async(catch_up)(cursor, player)
-            except GameNotFound:
-                yield sse.message({"reason": "not_found"}, event="end")
-                return
-            for chunk in chunks:
-                yield chunk
-            if cursor.over:
-                yield sse.message({"reason": "game_over"}, event="end")
-                return
-            watch.seen["game"] = (cursor.game_id, cursor.mark)
-            while not (reasons := await watch.wait(settings.STREAM_HEARTBEAT_SECONDS)):
-                yield sse.HEARTBEAT
-            if reasons & {"token", bus.token_topic(player.pk)} and not await sync_to_async(
-                tokens.still_valid
-            )(digest):
-                yield sse.message({"reason": "token_revoked"}, event="end")
-                return
-    finally:
-        here.remove(watch)
-        await limits(here).release(claim)
+
+    async def read(watch: hub.Watch) -> Step:
+        nonlocal cursor
+        try:
+            chunks, cursor = await sync_to_async(catch_up)(cursor, player)
+        except GameNotFound:  # deleted, or private and the reader no longer seated
+            return Step([], end="not_found")
+        watch.seen["game"] = (cursor.game_id, cursor.mark)
+        return Step(chunks, end="game_over" if cursor.over else None)
+
+    return follow([bus.game_topic(cursor.game_id)], player.pk, digest, claim, read)

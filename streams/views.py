@@ -18,10 +18,14 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from games import selectors
-from streams import game_stream, hub, sse, tokens
+from streams import game_stream, hub, player_stream, sse, tokens
 from streams.errors import CursorAhead
 from streams.limits import limits
-from streams.queries import GameStreamQuerySerializer, stream_query
+from streams.queries import (
+    GameStreamQuerySerializer,
+    PlayerStreamQuerySerializer,
+    stream_query,
+)
 from truc_api.problems import problem_for, problem_response
 
 View = Callable[..., Awaitable[HttpResponse]]
@@ -54,12 +58,21 @@ def is_live(request: HttpRequest) -> bool:
     return isinstance(request, ASGIRequest)
 
 
+def only_get(view: View) -> View:
+    @functools.wraps(view)
+    async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method != "GET":
+            refused = problem_response(HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed")
+            refused["Allow"] = "GET"
+            return refused
+        return await view(request, *args, **kwargs)
+
+    return wrapper
+
+
 @answers_problems
+@only_get
 async def game_stream_view(request: HttpRequest, game_id: str) -> HttpResponse:
-    if request.method != "GET":
-        refused = problem_response(HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed")
-        refused["Allow"] = "GET"
-        return refused
     player, digest = await sync_to_async(tokens.authenticate)(request)
     query = stream_query(request, GameStreamQuerySerializer)
     game, _ = await sync_to_async(selectors.visible_game)(game_id, player)
@@ -74,3 +87,19 @@ async def game_stream_view(request: HttpRequest, game_id: str) -> HttpResponse:
         return _stream(request, chunks)
     claim = await limits(hub.hub()).claim(player.pk)
     return _stream(request, game_stream.live(cursor, player, digest, claim))
+
+
+@answers_problems
+@only_get
+async def player_stream_view(request: HttpRequest) -> HttpResponse:
+    player, digest = await sync_to_async(tokens.authenticate)(request)
+    query = stream_query(request, PlayerStreamQuerySerializer)
+    last = await sync_to_async(player_stream.last_seq)(player.pk)
+    if query["after"] > last:
+        raise CursorAhead(last)
+    cursor = player_stream.PlayerCursor(player.pk, query["after"])
+    if not is_live(request):
+        chunks, _, _ = await sync_to_async(player_stream.catch_up)(cursor)
+        return _stream(request, chunks)
+    claim = await limits(hub.hub()).claim(player.pk)
+    return _stream(request, player_stream.live(cursor, digest, claim))

@@ -14,14 +14,19 @@ import structlog
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.crypto import hash_token
 from knox.models import AuthToken
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
+from rest_framework.authentication import get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
+
+#: ``Authorization: Bearer <token>`` (RFC 6750, what generated clients send), or knox's own
+#: ``Token <token>``, which earlier clients send.
+PREFIXES = ("bearer", knox_settings.AUTH_HEADER_PREFIX.lower())
 
 
 def _invalid() -> AuthenticationFailed:
@@ -42,7 +47,12 @@ class TokenAuthentication(KnoxTokenAuthentication):
     def authenticate(self, request: Request) -> tuple[Any, AuthToken] | None:
         # An instance serves one request (DRF makes them per request).
         self.queryset = self.tokens(request)
-        result: tuple[Any, AuthToken] | None = super().authenticate(request)
+        header = get_authorization_header(request).split()
+        if not header or header[0].decode(errors="replace").lower() not in PREFIXES:
+            return None  # another scheme, or none: anonymous
+        if len(header) != 2:
+            raise AuthenticationFailed(_("Invalid token header: send `Bearer <token>`."))
+        result: tuple[Any, AuthToken] | None = self.authenticate_credentials(header[1])
         if result is not None:
             structlog.contextvars.bind_contextvars(player_id=result[0].pk)
         return result
@@ -72,8 +82,22 @@ class TokenAuthentication(KnoxTokenAuthentication):
             return True
         return False
 
+    def authenticate_header(self, request: Any) -> str:
+        return "Bearer"
 
-class TokenScheme(KnoxTokenScheme):
-    """The OpenAPI security scheme: the same as knox's, for this subclass."""
+
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The OpenAPI security scheme: HTTP bearer, which generators know."""
 
     target_class = TokenAuthentication
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": (
+                "`Authorization: Bearer <token>`, the token from `auth/register` or `auth/login`"
+                " (`Authorization: Token <token>` is accepted too)."
+            ),
+        }

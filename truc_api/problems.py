@@ -39,6 +39,11 @@ class ApplicationError(Exception):
         self.extra = dict(extra or {})
         self.headers = dict(headers or {})  # Retry-After, say
 
+    @classmethod
+    def codes(cls) -> tuple[str, ...]:
+        """Every `code` an error of this class answers with (one, unless a subclass says)."""
+        return (cls.code,)
+
 
 # DRF's exceptions, most specific first, with the code each one answers with.
 _API_EXCEPTION_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
@@ -52,6 +57,16 @@ _API_EXCEPTION_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
     (exceptions.NotAcceptable, "not_acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type"),
     (exceptions.Throttled, "throttled"),
+)
+
+
+#: The codes of the errors that are not an ApplicationError: DRF's, and Django's error views.
+FRAMEWORK_CODES = (
+    *dict.fromkeys(code for _, code in _API_EXCEPTION_CODES),
+    "invalid_request",
+    "permission_denied",
+    "not_found",
+    "server_error",
 )
 
 
@@ -108,7 +123,7 @@ def problem_of(exc: Exception) -> tuple[dict[str, Any], dict[str, str]] | None:
         body = _api_exception_body(exc)
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             # DRF answers 403 when the view has no authenticator; a client still needs a 401.
-            headers["WWW-Authenticate"] = getattr(exc, "auth_header", None) or "Token"
+            headers["WWW-Authenticate"] = getattr(exc, "auth_header", None) or "Bearer"
         wait = getattr(exc, "wait", None)  # Throttled sets it; the stubs do not declare it
         if isinstance(exc, exceptions.Throttled) and wait is not None:
             headers["Retry-After"] = str(math.ceil(wait))

@@ -6,6 +6,7 @@ needs nothing else running. Production sets DATABASE_URL, CELERY_BROKER_URL, CAC
 and ALLOWED_HOSTS (see docker-compose.yml).
 """
 
+import ipaddress
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -45,12 +46,15 @@ INSTALLED_APPS = [
     "notifications",
     "streams",
     "lobby",
+    # The web table at /play/ (static ES modules over the public API).
+    "play",
 ]
 
 AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
+    "truc_api.request_bodies.ContentLengthRequiredMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
@@ -168,6 +172,9 @@ TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
 # within seconds or minutes; a day covers a phone left offline overnight. The beat purges older
 # records every hour (they were 1.77 KB of the 4.5 KB the database grew per action: README.md).
 IDEMPOTENCY_HOURS = env.int("IDEMPOTENCY_HOURS", default=24)
+# A player waits at so many open games at most, and an open game waits so long for its players.
+OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)
+OPEN_GAME_TTL_HOURS = env.float("OPEN_GAME_TTL_HOURS", default=24.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep_overdue_turns",
@@ -177,6 +184,11 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-ratings": {
         "task": "players.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
+    },
+    # Open games that never filled (games/open_tables.py).
+    "expire-open-games": {
+        "task": "games.tasks.expire_open_games",
+        "schedule": timedelta(minutes=10),
     },
     "purge-expired-tokens": {
         "task": "players.tasks.purge_expired_tokens",
@@ -218,6 +230,13 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
+# The proxies (addresses or networks) whose X-Forwarded-For is believed: the throttles count a
+# client by its address (truc_api/throttling.py). None by default: the peer is the client.
+TRUSTED_PROXIES = [
+    str(ipaddress.ip_network(proxy, strict=False))  # a typo fails at start, not per request
+    for proxy in env.list("TRUSTED_PROXIES", default=[])
+]
+
 REST_KNOX = {
     # knox stores only a SHA-512 digest of each token; a token expires after TOKEN_TTL.
     "TOKEN_TTL": timedelta(days=env.int("TOKEN_TTL_DAYS", default=30)),
@@ -241,6 +260,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The contract's components (games/contract.py) and the problem codes (truc_api/openapi.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.contract.install",
+        "truc_api.openapi.postprocess",
+    ],
 }
 
 # --- Notifications (notifications/): webhooks and "deadline is near" reminders ----------------
@@ -252,14 +277,18 @@ _DEFAULT_RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 10800, 21600]
 WEBHOOK_RETRY_DELAYS = [
     float(delay) for delay in env.list("WEBHOOK_RETRY_DELAYS", default=_DEFAULT_RETRY_DELAYS)
 ]
-WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# An attempt holds a worker this long at most: connecting to the receiver, then the whole
+# exchange (a receiver that trickles its answer is cut off at WEBHOOK_TIMEOUT_SECONDS).
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=2.0)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
 # A retry further away gets no ETA task (a Redis ETA past the visibility timeout is delivered
 # again, NOTES.md): the sweep sends it once it is overdue by WEBHOOK_SWEEP_GRACE_SECONDS.
 WEBHOOK_TASK_MAX_DELAY_SECONDS = env.float("WEBHOOK_TASK_MAX_DELAY_SECONDS", default=1800.0)
 WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
 WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
-# A queue of their own keeps slow receivers from delaying turn timeouts; "" is the default queue.
-WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="")
+# A queue of their own, with workers of their own (docker-compose.yml, `manage.py serve`), keeps
+# slow receivers from delaying turn timeouts and bots; "" sends them to the default queue.
+WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="webhooks")
 REMINDER_LEAD_SECONDS = env.int("REMINDER_LEAD_SECONDS", default=3600)
 REMINDER_SWEEP_SECONDS = env.float("REMINDER_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["sweep-webhook-deliveries"] = {
@@ -273,9 +302,6 @@ CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "NotificationKindEnum": "notifications.models.Kind",
     "DeliveryStatusEnum": "notifications.models.Delivery.Status",
-    # Names the games' enums had before these: generated clients import them.
-    "TypeEnum": "notifications.api.docs.ACTION_TYPES",
-    "KindEnum": "notifications.api.docs.POINT_KINDS",
 }
 
 # --- Streams (streams/): Server-Sent Events, woken through Redis pub/sub after commit ---------
@@ -302,10 +328,8 @@ STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
 # What a stream tells EventSource to wait before reconnecting after a drop.
 STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
 # The streams are Django async views, which drf-spectacular does not see: a hook documents them.
-SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
-    "drf_spectacular.hooks.postprocess_schema_enums",
-    "streams.docs.add_streams",
-]
+# Before the contract's hook, which adds the components they refer to (FeedItem, Game).
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"].insert(1, "streams.docs.add_streams")
 
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
 

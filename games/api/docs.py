@@ -48,6 +48,7 @@ _CONFLICTS = (
     errors.GameNotOver,
     errors.SeatTaken,
     errors.AlreadySeated,
+    errors.TooManyOpenGames,
 )
 
 # Every problem the games endpoints may answer with, by status.

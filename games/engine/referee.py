@@ -291,6 +291,7 @@ def _hand_ended(
     state: State, hand: Hand, winner: int | None, reason: str, truco_value: int | None = None
 ) -> ev.HandEnded:
     """§7: envido points first, then truco points; capped at the target; later points ignored."""
+    assert reason in ev.HAND_END_REASONS, reason  # the API's enum of reasons is this table
     target = state.rules.target
     scores = list(state.scores)
     points: list[tuple[str, int, int]] = []

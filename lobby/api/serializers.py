@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
-from games.api.serializers import RuleOptionsSerializer
+from games.api.serializers import RuleOptionsField
 from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
@@ -29,7 +29,7 @@ class SeekCreateSerializer(StrictSerializer):
 
     preset = serializers.ChoiceField(tuple(PRESETS))
     players = serializers.ChoiceField((2, 4), default=2)
-    options = RuleOptionsSerializer(required=False, default=dict)
+    options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
     rating_min = serializers.IntegerField(
@@ -72,7 +72,7 @@ class ChallengeCreateSerializer(StrictSerializer):
 
     preset = serializers.ChoiceField(tuple(PRESETS))
     players = serializers.ChoiceField((2, 4), default=2)
-    options = RuleOptionsSerializer(required=False, default=dict)
+    options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)

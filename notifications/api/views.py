@@ -17,10 +17,11 @@ from rest_framework.views import APIView
 
 from games import selectors as game_selectors
 from games.api import docs as game_docs
-from games.api.serializers import FeedItemSerializer
-from games.api.views import GAME_ID, Page
+from games.api.serializers import FeedPageSerializer
+from games.api.views import GAME_ID
 from notifications import selectors, services, stream
 from notifications.api import docs
+from notifications.api.filters import DeliveryFilter
 from notifications.api.serializers import (
     DeliveryDetailSerializer,
     DeliverySerializer,
@@ -30,7 +31,8 @@ from notifications.api.serializers import (
     WaitQuerySerializer,
 )
 from notifications.models import Delivery, Subscription
-from truc_api.serializers import validated
+from truc_api.pagination import Page
+from truc_api.serializers import validated, validated_query
 
 SUBSCRIPTION_ID = OpenApiParameter(
     "subscription_id", str, OpenApiParameter.PATH, description="The subscription's UUID."
@@ -111,7 +113,7 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = DeliverySerializer
     pagination_class = Page
-    filterset_fields = ("subscription", "status", "kind")
+    filterset_class = DeliveryFilter
 
     @extend_schema(
         operation_id="webhooks_deliveries_list",
@@ -166,23 +168,23 @@ class EventWaitView(APIView):
         operation_id="games_events_wait",
         tags=["games"],
         parameters=[GAME_ID, WaitQuerySerializer],
-        responses={200: FeedItemSerializer(many=True), **game_docs.problems(400, 401, 404)},
+        responses={200: FeedPageSerializer, **game_docs.problems(400, 401, 404)},
         description=(
             "Long polling: the game's events after `after`, redacted for the caller, as soon as"
             " there are any; with none, the answer waits up to `timeout` seconds (at most 30)"
             " and is then an empty list. Ask again with the last `seq` as `after`. A game that"
-            " is over answers at once; an `after` beyond the game's version is a 400. A server"
+            " is over answers at once; an `after` beyond the game's version is a 422. A server"
             " holds a limited number of waits: when they are all taken the answer comes at once,"
             " possibly empty, with a `Retry-After` (seconds) to wait before asking again."
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = validated(WaitQuerySerializer, request.query_params.dict())
+        query = validated_query(WaitQuerySerializer, request)
         game, seat = game_selectors.visible_game(game_id, request.user)
         try:
             stream.wait_for_events(game, query["after"], query["timeout"])
             headers = {}
         except stream.NoSlot as busy:
             headers = {"Retry-After": str(busy.retry_after)}
-        feed = game_selectors.redacted_feed(game, seat, query["after"], query["limit"])
-        return Response(feed, headers=headers)
+        page = game_selectors.feed_page(game, seat, query["after"], query["limit"])
+        return Response(page, headers=headers)

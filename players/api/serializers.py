@@ -6,6 +6,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from players.models import Player, RatingFamily, RatingSize
+from players.names import check_display_name
 from players.ratings import PROVISIONAL_GAMES, START_RATING
 from truc_api.serializers import StrictSerializer
 
@@ -29,7 +30,11 @@ class RegisterSerializer(StrictSerializer):
         max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
     )
     display_name = serializers.CharField(
-        max_length=DISPLAY_NAME_MAX_LENGTH, allow_blank=True, default=""
+        max_length=DISPLAY_NAME_MAX_LENGTH,
+        allow_blank=True,
+        default="",
+        validators=[check_display_name],
+        help_text="Shown at the table; never a bot's name, nor invisible characters.",
     )
 
 
@@ -49,7 +54,9 @@ class ProfileChangeSerializer(StrictSerializer):
         max_length=DISPLAY_NAME_MAX_LENGTH,
         required=False,
         allow_blank=True,
-        help_text="Blank to show the username instead.",
+        validators=[check_display_name],
+        help_text="Blank to show the username instead; never a bot's name, nor invisible"
+        " characters.",
     )
     challenges_from = serializers.ChoiceField(
         Player.ChallengesFrom.choices,

@@ -9,7 +9,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -31,6 +30,7 @@ from players.api.serializers import (
     SessionSerializer,
 )
 from players.models import Block, Player, Rating, RatingChange, RatingFamily, RatingSize
+from truc_api.pagination import Page
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
     RETRY_AFTER,
@@ -362,9 +362,8 @@ class BlockDetailView(APIView):
 # --- ratings -------------------------------------------------------------------------------------
 
 
-class RatingsPagination(LimitOffsetPagination):
-    default_limit = 50
-    max_limit = 200
+class RatingsPagination(Page):
+    """The lists' pages (truc_api/pagination.py)."""
 
 
 class RatingHistoryFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter: no stubs

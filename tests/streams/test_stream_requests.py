@@ -41,9 +41,9 @@ def test_private_game_stream_does_not_exist_for_others(table, make_client) -> No
     ("query", "headers", "field", "code"),
     [
         ("?after=-1", {}, "after", "min_value"),
-        ("?after=x", {}, "after", "invalid"),
+        ("?after=x", {}, "after", "invalid_type"),
         ("?since=1", {}, "since", "unknown_field"),
-        ("", {"Last-Event-ID": "nine"}, "after", "invalid"),
+        ("", {"Last-Event-ID": "nine"}, "after", "invalid_type"),
         ("?after=99", {}, "after", "after_beyond_log"),
     ],
 )

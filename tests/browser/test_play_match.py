@@ -1,0 +1,88 @@
+"""Whole matches in the browser: a person signs up, starts a game against bots from the lobby and
+plays it to the end by clicking what the table offers, the table held against the API's view of
+the same seat after every move."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from selenium.webdriver.common.by import By
+
+from tests.browser.conftest import DESKTOP, PHONE, unique_name
+from tests.browser.pages import (
+    check_table,
+    fill_form,
+    fits_the_screen,
+    game_id_of,
+    play_to_end,
+    settle,
+    sign_up,
+)
+
+#: TRUC_SCREENSHOTS=DIR saves the table at desktop and phone sizes there (the README's).
+SCREENSHOTS = os.environ.get("TRUC_SCREENSHOTS")
+
+
+def phone_and_desktop(driver: Any, api: Any, game_id: str) -> None:
+    """The same table at a phone's size: it fits, still shows what the API says, and (with
+    TRUC_SCREENSHOTS) both sizes are saved."""
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        driver.set_window_size(1280, 1040)
+        time.sleep(0.6)  # the last card's landing animation
+        driver.save_screenshot(str(Path(SCREENSHOTS) / "table-desktop.png"))
+    driver.set_window_size(*PHONE)
+    view, page = settle(driver, api, game_id)
+    fits_the_screen(driver)
+    check_table(page, view)
+    if SCREENSHOTS:
+        driver.save_screenshot(str(Path(SCREENSHOTS) / "table-phone.png"))
+    driver.set_window_size(*DESKTOP)
+
+
+def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
+    driver = browsers()
+    api = sign_up(driver, unique_name("ana"))
+    assert "ana" in driver.find_element(By.ID, "who").text
+    fill_form(driver, "new-bots", preset="valenciano", players=2, level="basic", length="quick")
+    game_id = game_id_of(driver)
+    view, page, moves = play_to_end(
+        driver,
+        api,
+        game_id,
+        random.Random(17),
+        between=lambda moves, view: moves == 2 and phone_and_desktop(driver, api, game_id),
+    )
+    assert view["status"] == "finished" and moves > 0
+    end = page["match_end"]
+    assert end["winner"] == str(view["winner_side"])
+    assert end["verdict"] == ("You won!" if view["winner_side"] == 0 else "You lost.")
+    assert end["unrated"] and not view["rated"]  # a game with a bot is not rated
+    assert end["play_again"]
+
+
+def test_a_four_player_argentino_match_with_three_bots_in_the_browsers_language(browsers) -> None:
+    driver = browsers(language="es-AR")
+    api = sign_up(driver, unique_name("beto"))
+    # The browser asks for Spanish: the labels are Spanish; the calls are argentino's words.
+    assert driver.find_element(By.ID, "logout").text == "Salir"
+    fill_form(driver, "new-bots", preset="argentino", players=4, level="basic", length="quick")
+    game_id = game_id_of(driver)
+    positions = {
+        seat: driver.find_element(By.CSS_SELECTOR, f".seat[data-seat='{seat}']").get_attribute(
+            "class"
+        )
+        for seat in range(4)
+    }
+    # Me at the bottom, my partner (seat 2) across, seat 1 plays after me, on my right.
+    assert "pos-bottom" in positions[0] and "pos-top" in positions[2]
+    assert "pos-right" in positions[1] and "pos-left" in positions[3]
+    view, page, moves = play_to_end(driver, api, game_id, random.Random(4))
+    assert view["status"] == "finished" and moves > 0 and view["players"] == 4
+    assert page["match_end"]["verdict"] == (
+        "¡Has ganado!" if view["winner_side"] == 0 else "Has perdido."
+    )
