@@ -24,12 +24,12 @@ def _client(token: str) -> APIClient:
     return client
 
 
-def test_a_token_and_its_player_take_one_query(django_assert_num_queries):
+def test_a_token_and_its_player_take_one_query(django_assert_max_num_queries):
     player = PlayerFactory()
     _, token = AuthToken.objects.create(player)
     request = Request(APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {token}"))
 
-    with django_assert_num_queries(1):
+    with django_assert_max_num_queries(1):
         found, _ = TokenAuthentication().authenticate(request)
         assert (found.pk, found.display_name, found.is_active) == (
             player.pk,

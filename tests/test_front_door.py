@@ -120,6 +120,7 @@ def front_door(granian: Server, tmp_path_factory) -> Iterator[Server]:
     port = _free_port()
     site = TEMPLATE.read_text()
     site = site.replace("${TRUC_UPSTREAM}", f"127.0.0.1:{granian.port}")
+    site = site.replace("${TRUC_STREAMS_UPSTREAM}", f"127.0.0.1:{granian.port}")
     site = site.replace("${TRUC_LISTEN}", f"127.0.0.1:{port}")
     (home / "truc-api.conf").write_text(site)
     temp_paths = " ".join(

@@ -153,9 +153,6 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
-# Long polls a server process holds at once; keep it below the threads each process runs the app
-# on (notifications/stream.py, docker-compose.yml).
-LONG_POLL_SLOTS = env.int("LONG_POLL_SLOTS", default=16)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Keep Django's LOGGING (structlog, stdout) in the worker instead of Celery's own handlers.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
