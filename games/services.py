@@ -11,7 +11,7 @@ import hashlib
 import json
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -79,25 +79,28 @@ def create_game(
     bots: list[dict[str, Any]] | None = None,
     rated: bool = True,
     seat: int = 0,
+    joined: Mapping[int, Any] | None = None,
 ) -> Game:
-    """A new game with its creator at ``seat`` and any ``bots`` ({seat, level}) seated; a table
-    full of them starts at once. A game with a bot is never rated; ``rated=False`` makes a
-    casual game of a table of people (the lobby's unrated seeks and challenges)."""
+    """A new game with its creator at ``seat``, any ``bots`` ({seat, level}) and any people
+    ``joined`` ({seat: player}, the lobby's paired tables) seated; a full table starts at once
+    (and so never waits open). A game with a bot is never rated; ``rated=False`` makes a casual
+    game of a table of people (the lobby's unrated seeks and challenges)."""
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
     except engine.InvalidRules as error:
         raise _rules_error(error) from None
     bots = bots or []
-    bot_seats = [bot["seat"] for bot in bots]
-    if len(set(bot_seats)) != len(bot_seats) or not all(
-        0 <= number < players and number != seat for number in bot_seats
+    joined = dict(joined or {})
+    others = [bot["seat"] for bot in bots] + list(joined)
+    if len(set(others)) != len(others) or not all(
+        0 <= number < players and number != seat for number in others
     ):
         problem = engine.InvalidAction(
             f"bots take distinct seats from 0 to {players - 1} but the creator's", "bad_seat"
         )
         raise SeatsRefused(problem, "bots")
     with transaction.atomic():
-        if len(bots) + 1 < players:  # the game opens: the creator waits at it
+        if len(others) + 1 < players:  # the game opens: the creator waits at it
             open_tables.check_room(player)
         game = Game.objects.create(
             preset=preset,
@@ -122,7 +125,9 @@ def create_game(
                 bot_level=bot["level"],
                 has_acted=True,  # a bot is never a no-show
             )
-        if len(bots) + 1 == players:
+        for number, person in sorted(joined.items()):
+            Seat.objects.create(game=game, number=number, player=person)
+        if len(others) + 1 == players:
             _start(game)
     return game
 
