@@ -35,19 +35,23 @@ writes ``strong_policy.json`` (per key, the average strategy in thousandths). Th
 its action from that mixed strategy.
 
 **What is not learned.** The card to play is ``basic.choose_card`` (the lowest card that wins the
-baza, else a parda, else the lowest; lead with the highest when that baza wins the hand). The
-mazo is never chosen unless it is the only action: folding scores the other side the truco value,
-as losing the hand would, and gives up the chance to win it. No quiero is never chosen when the
-refusal alone would give the other side the cama (``refusal_loses``): accepting can only do
-better. A key that the training did not visit often enough (it is not in the file), and any
-decision the abstraction does not know (for example a flor, on a table that plays it), falls back
-to ``basic.choose``. The bot reads only its own view: no history, no model of any opponent.
+baza, else a parda, else the lowest; lead with the highest when that baza wins the hand). Over
+the strategy sit a few sound rules. Actions it plays less than ``THRESHOLD`` of the time are
+dropped (thresholding, Ganzfried and Sandholm, AAMAS 2012: in an abstracted, not quite converged
+strategy they are mostly noise). A falta worth more than 4 points and a joc fora are called only
+with the top hands and accepted only with hands that beat such a range (``big_bet_rule``: a bet
+of up to a cama against a refusal worth 1 to 7 pays as a bluff only if refused nearly always).
+The mazo is never chosen unless it is the only action: folding scores the other side the truco
+value, as losing the hand would, and gives up the chance to win it. No quiero is never chosen
+when the refusal alone would give the other side the cama (``refusal_loses``). A key that the
+training did not visit often enough (it is not in the file), and any decision the abstraction
+does not know (a flor, a pica-pica duel), falls back to ``basic.choose``. The bot reads only its
+own view: no history, no model of any opponent.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
@@ -70,12 +74,13 @@ ENVIDO_EDGES = (20, 24, 26, 28, 30, 32)
 TRUCO_EDGES = (0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9)
 #: A side this many points or fewer from the target plays for the end of the cama.
 NEAR = 4
-#: The falta rule (``falta_rule``): the envido buckets that call a falta worth more than a few
-#: points (32-33) and that accept one (30-33).
-FALTA_CALL = 6
-FALTA_ACCEPT = 5
+#: The rule for the big bets (``big_bet_rule``): the envido values that call a falta worth more
+#: than a few points and that accept one, by deck (the 22-card deck's values run higher); the
+#: ``basic.hand_chance`` that calls a joc fora and that accepts one.
+FALTA = {"spanish40": (32, 31), "valencian22": (33, 33)}
+JOC_FORA = (0.9, 0.5)
 #: Actions the average strategy plays less often than this are not played (thresholding).
-THRESHOLD = float(os.environ.get("TRUC_STRONG_THRESHOLD", "0.15"))
+THRESHOLD = 0.15
 
 TRUCO_CALLS = ("truco", "retruco", "vale_cuatro", "joc_fora")
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
@@ -119,36 +124,49 @@ def choose(
 def played(view: Mapping[str, Any], actions: Sequence[str], weights: Sequence[int]) -> list[int]:
     """The weights the bot samples from: thresholded, the falta by its rule, and never a refusal
     that loses the cama."""
+    allowed = [big_bet_rule(view, name) for name in actions]
     total = sum(weights)
-    kept = [w if w >= THRESHOLD * total else 0 for w in weights]
-    kept = [w * falta_rule(view, name) for name, w in zip(actions, kept, strict=True)]
-    if not any(kept):
-        kept = [w + 1 for w in kept]
+    kept = [w * a if w >= THRESHOLD * total else 0 for w, a in zip(weights, allowed, strict=True)]
+    if not any(kept):  # the rule left only what the strategy seldom plays, or nothing it plays
+        kept = [(w + 1) * a for w, a in zip(weights, allowed, strict=True)]
     if "no_quiero" in actions and refusal_loses(view):
         # The refusal alone gives the other side the cama: any answer but that one.
         kept = [0 if name == "no_quiero" else w + 1 for name, w in zip(actions, kept, strict=True)]
     return kept
 
 
-def falta_rule(view: Mapping[str, Any], name: str) -> int:
-    """1 if the falta rule lets ``name`` be played, else 0 (module docstring).
+def big_bet_rule(view: Mapping[str, Any], name: str) -> int:
+    """1 if the rule for the big bets lets ``name`` be played, else 0 (module docstring).
 
-    A falta worth more than 4 points (``falta_size``) is a bet of up to half a cama against a refusal
-    worth 1 to 7: a bluff pays only if it is refused nearly every time, so the falta is called with
-    the top envido values only and accepted only by those that beat such a range.
+    A falta worth more than 4 points (``falta_size``) or a joc fora is a bet of up to a cama
+    against a refusal worth 1 to 7: a bluff pays only if it is refused nearly every time, so it is
+    called with the top hands only and accepted only by those that beat such a range.
     """
-    if falta_size(view) == 0:
-        return 1
     hand = view["hand"]
-    bucket = bisect_right(ENVIDO_EDGES, hand["my_envido"])
-    if name == "falta_envido":
-        return int(bucket >= FALTA_CALL)
     pending = hand["pending_call"]
-    if pending is None or pending["call"] != "falta_envido":
+    called = None if pending is None else pending["call"]
+    if name == "falta_envido" or called == "falta_envido":
+        if falta_size(view) == 0:
+            return 1
+        call, accept = FALTA[view["rules"]["deck"]]
+        return _bet_rule(name, "falta_envido", called, hand["my_envido"], call, accept)
+    joc_fora = hand["truco"]["level"] == 4 or called == "vale_cuatro"  # "up" is the joc fora
+    if (name == "up" and joc_fora) or called == "joc_fora":
+        chance = basic.hand_chance(dict(view))
+        return _bet_rule(name, "up", called, chance, *JOC_FORA)
+    return 1
+
+
+def _bet_rule(
+    name: str, bet: str, called: str | None, strength: float, call: float, accept: float
+) -> int:
+    if name == bet:
+        return int(strength >= call)
+    if called not in ("falta_envido", "joc_fora"):
         return 1
     if name == "quiero":
-        return int(bucket >= FALTA_ACCEPT)
-    return int(name != "no_quiero" or bucket < FALTA_CALL)
+        return int(strength >= accept)
+    return int(name != "no_quiero" or strength < call)
 
 
 def refusal_loses(view: Mapping[str, Any]) -> bool:
@@ -207,6 +225,8 @@ def infoset(
     if actions is None:
         return None
     hand = view["hand"]
+    if hand.get("duelists") is not None:
+        return None  # a pica-pica duel (RULES.md §9): not in the abstraction
     pending = hand["pending_call"]
     if pending is not None:
         kind = "AE" if pending["ladder"] == "envido" else "AT"

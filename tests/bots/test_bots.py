@@ -209,6 +209,21 @@ def test_strong_never_refuses_a_call_whose_refusal_loses_the_cama() -> None:
     assert "no_quiero" not in picks
 
 
+def test_a_big_falta_is_accepted_only_with_a_top_envido() -> None:
+    """argentino, 2 players, 0-0: a falta is worth 15; a 28 refuses it (the learned strategy alone
+    would mostly accept), a 32 never does."""
+    rules = E.PRESETS["argentino"]
+    for answer, refused in ((["7O", "1O", "2C"], True), (["7O", "5O", "2C"], False)):
+        state = E.start(E.start_match(rules))
+        state = E.evolve(state, E.deal_hands(state, [["7E", "6E", "1B"], answer]))
+        for event in E.decide(state, 0, E.Action("falta_envido")):  # seat 0 is the mano
+            state = E.evolve(state, event)
+        view = E.view_for(state, 1)
+        assert strong.falta_size(view) == 2
+        picks = {strong.choose(view, [], random.Random(seed)).type for seed in range(40)}
+        assert picks == {"no_quiero"} if refused else "no_quiero" not in picks
+
+
 def test_strong_falls_back_to_basic_outside_its_abstraction() -> None:
     """A decision it has no abstraction for (here a made-up call) is basic's, not a crash."""
     for decision in decisions("argentino", 4)[:30]:
