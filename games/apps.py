@@ -7,6 +7,12 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import bot_players, signals
+        # Imported once the models are ready (Django's way for receivers).
+        from games import services, signals, tasks
+        from games.models import Game
+        from players import signals as player_signals
 
-        signals.events_recorded.connect(bot_players.schedule, dispatch_uid="games.bot_players")
+        signals.events_committed.connect(
+            tasks.follow_committed_events, sender=Game, dispatch_uid="games.tasks"
+        )
+        player_signals.game_rated.connect(services.mark_rated, dispatch_uid="games.rated")

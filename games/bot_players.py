@@ -8,6 +8,7 @@ seat's view and redacted history (games/bots), and its action goes through ``eng
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import structlog
@@ -18,7 +19,7 @@ from django.utils import timezone
 
 from games import bots, engine
 from games.models import Game, GameEvent, Seat
-from games.store import Recorder, load_state, lock_game
+from games.store import Recorder, load_state, lock_game, seats_of
 from players.services import BOT_PREFIX
 
 logger = structlog.get_logger(__name__)
@@ -37,16 +38,13 @@ def bot_player(level: str, number: int) -> Any:
     return player
 
 
-def schedule(game: Game, state: engine.State, **_: Any) -> None:
-    """After commit, the move of the bot whose turn it is, if it is a bot's. Connected to
-    ``games.signals.events_recorded`` (games/apps.py)."""
-    from games.tasks import bot_move  # the tasks module imports this one
-
+def bot_to_move(game: Game, state: engine.State) -> int | None:
+    """The seat whose move a bot owes now, if a bot's (``games.tasks`` sends it after commit)."""
     seat = engine.turn(state)
     if not game.has_bots or game.status != Game.Status.ACTIVE or seat is None:
-        return
-    if Seat.objects.filter(game=game, number=seat).exclude(bot_level="").exists():
-        bot_move.apply_async_on_commit(args=(str(game.pk), game.version, seat))
+        return None
+    bots = {bot.number for bot in seats_of(game) if bot.bot_level}
+    return seat if seat in bots else None
 
 
 def move(game_id: Any, version: int, number: int) -> bool:
@@ -78,7 +76,7 @@ def move(game_id: Any, version: int, number: int) -> bool:
 
 def stalled(seconds: float = 10.0) -> list[tuple[Any, int, int]]:
     """(game, version, seat) of bot turns whose task seems lost: the sweep sends them again."""
-    before = timezone.now() - timezone.timedelta(seconds=seconds)
+    before = timezone.now() - timedelta(seconds=seconds)
     rows = Seat.objects.filter(
         game__turn=F("number"),
         game__status=Game.Status.ACTIVE,

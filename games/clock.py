@@ -1,7 +1,8 @@
-"""Turn clocks: the deadline of the turn, and the task that applies it on time.
+"""Turn clocks: the deadline of the turn.
 
 The deadline lives in the game row, written in the same transaction as the events that hand the
-turn over (``store.Recorder.save``); it is the source of truth. What a passed deadline does is in
+turn over (``store.Recorder``); it is the source of truth. The task that applies it on time is
+sent after commit (``games/tasks.py``), and what a passed deadline does is in
 ``games/timeouts.py``.
 """
 
@@ -22,10 +23,7 @@ def next_deadline(game: Game, state: engine.State) -> datetime | None:
     return timezone.now() + timedelta(seconds=game.turn_seconds)
 
 
-def schedule(game: Game) -> None:
-    """After commit, a task with an ETA for a short deadline; the sweep covers the long ones."""
-    from games.tasks import apply_timeout  # the tasks module imports this one
-
-    if game.deadline is None or game.turn_seconds > settings.TIMEOUT_TASK_MAX_SECONDS:
-        return
-    apply_timeout.apply_async_on_commit(args=(str(game.pk), game.version), eta=game.deadline)
+def wants_task(game: Game) -> bool:
+    """A short deadline gets a task with an ETA; the sweep covers the long ones (a Redis ETA past
+    the visibility timeout is delivered again: NOTES.md)."""
+    return game.deadline is not None and game.turn_seconds <= settings.TIMEOUT_TASK_MAX_SECONDS

@@ -5,7 +5,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from games.engine import EngineError
+from games.engine import REASONS, EngineError
 from truc_api.problems import ApplicationError
 
 
@@ -69,9 +69,23 @@ class AlreadySeated(ApplicationError):
     title = "You already have a seat at this game."
 
 
-class InvalidRequest(ApplicationError):
-    """A request the engine cannot read (unknown action, bad rules): 400, the engine's code."""
+class TooManyOpenGames(ApplicationError):
+    code = "too_many_open_games"
+    status = HTTPStatus.CONFLICT
+    title = "You already wait at as many open games as a player may."
 
+    def __init__(self, limit: int | None = None) -> None:
+        detail = None
+        if limit is not None:
+            detail = f"A player waits at {limit} open games at most: start, leave or await one."
+        super().__init__(detail)
+
+
+class InvalidRequest(ApplicationError):
+    """A request the engine cannot read (unknown action, bad rules): a 400 naming the field at
+    fault with the engine's code, as a serializer's would."""
+
+    code = "invalid_request"
     status = HTTPStatus.BAD_REQUEST
     title = "The request is not valid."
 
@@ -80,7 +94,22 @@ class InvalidRequest(ApplicationError):
             error.message,
             extra={"errors": [{"field": field, "code": error.code, "message": error.message}]},
         )
-        self.code = "invalid_request"  # type: ignore[misc]
+
+
+class RulesRefused(InvalidRequest):
+    """Options each of a valid value that the rules refuse together (RULES.md §2): a 422."""
+
+    code = "invalid_rules"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "The rules do not allow these options together."
+
+
+class SeatsRefused(InvalidRequest):
+    """Seats each of a valid number that this table cannot give (beyond its size, taken twice)."""
+
+    code = "invalid_seats"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "This table has no such seats to give."
 
 
 class RuleViolation(ApplicationError):
@@ -92,3 +121,7 @@ class RuleViolation(ApplicationError):
     def __init__(self, error: EngineError, **extra: Any) -> None:
         super().__init__(error.message, extra=extra)
         self.code = error.code  # type: ignore[misc]
+
+    @classmethod
+    def codes(cls) -> tuple[str, ...]:
+        return tuple(REASONS)

@@ -7,12 +7,20 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games import engine
+from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
-from games.store import get_game, load_events, load_state, seats_of
+from games.store import (
+    etag_parts,
+    get_game,
+    load_events,
+    load_state,
+    one_moment,
+    seat_names,
+    seats_of,
+)
+from players.models import public_name
 from players.selectors import rating_changes_for
-from truc_api import db
 
 
 def viewer_seat(game: Game, player: Any) -> int | None:
@@ -36,26 +44,17 @@ def hidden_from(seat: int | None, visibility: str) -> bool:
     return seat is None and visibility == Game.Visibility.PRIVATE
 
 
-def current_etag(game_id: Any, player: Any) -> str | None:
-    """The viewer's ETag of a game in one query; None when the game is not there for this viewer
-    (the same visibility rule as ``visible_game``, which then answers why)."""
-    try:
-        pk = db.key(Game, game_id)
-    except ValueError:
+def polled_etag(token: Any, game_id: Any) -> str | None:
+    """The viewer's ETag from a token read ``store.with_etag_parts``; None when the game is not
+    there for this viewer (the same visibility rule as ``visible_game``, which then answers
+    why)."""
+    parts = etag_parts(token)
+    if parts is None:
         return None
-    found = db.rows(_TAGGED, [player.pk, pk])
-    if not found:
-        return None
-    version, status, updated_at, visibility, seat = found[0]
+    version, status, updated_at, visibility, seat = parts
     if hidden_from(seat, visibility):
         return None
-    return etag_of(pk, version, status, db.moment(updated_at), seat)
-
-
-_TAGGED = (
-    "SELECT g.version, g.status, g.updated_at, g.visibility, s.number FROM games_game g"
-    " LEFT JOIN games_seat s ON s.game_id = g.id AND s.player_id = %s WHERE g.id = %s"
-)
+    return etag_of(game_id, version, status, updated_at, seat)
 
 
 def etag(game: Game, seat: int | None) -> str:
@@ -72,7 +71,11 @@ def etag_of(game_id: Any, version: int, status: str, updated_at: Any, seat: int 
 
 
 def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
-    seats = {s.number: {"id": s.player_id, "name": s.player_name} for s in seats_of(game)}
+    seats = {
+        # ``seats_of`` reads each seat with its player's names (games/store.py).
+        seat.number: {"id": seat.player_id, "name": public_name(*seat_names(seat))}
+        for seat in seats_of(game)
+    }
     payload: dict[str, Any] = {
         "id": str(game.pk),
         "preset": game.preset,
@@ -103,6 +106,15 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
     return payload
 
 
+def current_view(game_id: Any, player: Any) -> tuple[dict[str, Any], str]:
+    """The viewer's view of a game and its ETag, read at one moment (``store.one_moment``): the
+    row gives the ETag and the deadline, the log the state, the ratings table the changes, and an
+    action committing between those reads would give a body newer than its ETag and deadline."""
+    with one_moment():
+        game, seat = visible_game(game_id, player)
+        return game_view(game, seat), etag(game, seat)
+
+
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     state = load_state(game) if game.version else None
     return game_payload(game, state, seat)
@@ -114,18 +126,19 @@ def redacted_feed(
     return [feed_item(row, seat) for row in load_events(game, after, limit)]
 
 
+def feed_page(game: Game, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+    """A page of the feed and its cursor: ask again with ``after``; ``more`` says whether the
+    log already holds events beyond this page."""
+    events = redacted_feed(game, seat, after, limit)
+    last = events[-1]["seq"] if events else after
+    version = max(game.version, last)  # the row may have been read before the last append
+    return {"events": events, "after": last, "more": last < version, "version": version}
+
+
 def feed_item(row: GameEvent, seat: int | None) -> dict[str, Any]:
-    return {
-        "seq": row.seq,
-        "type": row.type,
-        "at": row.created_at.isoformat(),
-        "seat": row.seat,
-        "data": {
-            key: value
-            for key, value in engine.redact_json(row.payload, seat).items()
-            if key not in ("type", "v")
-        },
-    }
+    """An event as ``seat`` may read it, in the contract's ``FeedItem`` shape."""
+    data = engine.redact_json(row.payload, seat)
+    return contract.present(row.seq, row.type, row.created_at.isoformat(), row.seat, data)
 
 
 def hand_history(game: Game) -> dict[str, Any]:
@@ -133,7 +146,7 @@ def hand_history(game: Game) -> dict[str, Any]:
         "camas": [
             {
                 "number": cama.number,
-                "winner_side": cama.winner_side,
+                "winner": cama.winner_side,
                 "scores": cama.scores,
                 "started_at": cama.started_at.isoformat(),
                 "ended_at": cama.ended_at.isoformat() if cama.ended_at else None,
@@ -146,7 +159,7 @@ def hand_history(game: Game) -> dict[str, Any]:
                 "cama": hand.cama,
                 "dealer": hand.dealer,
                 "mano": hand.mano,
-                "winner_side": hand.winner_side,
+                "winner": hand.winner_side,
                 "reason": hand.reason or None,
                 "points": [
                     {"kind": kind, "side": side, "points": points}

@@ -11,14 +11,17 @@ import hashlib
 import json
 import secrets
 import string
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import structlog
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bot_players, engine, timeouts
+from games import bot_players, contract, engine, open_tables, timeouts
 from games.errors import (
     AlreadySeated,
     GameNotFound,
@@ -28,21 +31,37 @@ from games.errors import (
     IdempotencyConflict,
     InvalidRequest,
     NotSeated,
+    RulesRefused,
     RuleViolation,
+    SeatsRefused,
     SeatTaken,
     StaleVersion,
 )
-from games.models import Game, IdempotencyRecord, Seat
-from games.selectors import feed_item, game_payload
+from games.models import Game, GameEvent, IdempotencyRecord, Seat
 from games.store import Recorder, forget_seats, load_state, lock_game, seats_of
-from truc_api import db
 
 logger = structlog.get_logger(__name__)
 _CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
 
 
 @dataclass(frozen=True)
-class ActionResult:
+class Acted:
+    """What an action did: the game row after it, its state, the events written (the engine's
+    and the shell's: a deal), and the acting seat."""
+
+    game: Game
+    state: engine.State
+    rows: list[GameEvent]
+    seat: int
+
+
+#: The answer to an action as the caller stores it for a retry: (status, body). The service keeps
+#: it with the idempotency key, as given, and gives it back to a retry.
+Answer = tuple[int, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Answered:
     status: int
     body: dict[str, Any]
     replayed: bool = False  # the stored answer to an earlier request with the same key
@@ -58,21 +77,31 @@ def create_game(
     turn_seconds: int = 86_400,
     forfeit_after: int = 3,
     bots: list[dict[str, Any]] | None = None,
+    rated: bool = True,
+    seat: int = 0,
+    joined: Mapping[int, Any] | None = None,
 ) -> Game:
-    """A new game with its creator at seat 0 and any ``bots`` ({seat, level}) seated; a table
-    full of them starts at once. A game with a bot is not rated."""
+    """A new game with its creator at ``seat``, any ``bots`` ({seat, level}) and any people
+    ``joined`` ({seat: player}, the lobby's paired tables) seated; a full table starts at once
+    (and so never waits open). A game with a bot is never rated; ``rated=False`` makes a casual
+    game of a table of people (the lobby's unrated seeks and challenges)."""
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
     except engine.InvalidRules as error:
-        raise InvalidRequest(error, "options") from None
+        raise _rules_error(error) from None
     bots = bots or []
-    bot_seats = [bot["seat"] for bot in bots]
-    if len(set(bot_seats)) != len(bot_seats) or not all(0 < seat < players for seat in bot_seats):
+    joined = dict(joined or {})
+    others = [bot["seat"] for bot in bots] + list(joined)
+    if len(set(others)) != len(others) or not all(
+        0 <= number < players and number != seat for number in others
+    ):
         problem = engine.InvalidAction(
-            f"bots take distinct seats from 1 to {players - 1}", "bad_seat"
+            f"bots take distinct seats from 0 to {players - 1} but the creator's", "bad_seat"
         )
-        raise InvalidRequest(problem, "bots")
+        raise SeatsRefused(problem, "bots")
     with transaction.atomic():
+        if len(others) + 1 < players:  # the game opens: the creator waits at it
+            open_tables.check_room(player)
         game = Game.objects.create(
             preset=preset,
             rules=rules.to_json(),
@@ -82,12 +111,12 @@ def create_game(
             created_by=player,
             turn_seconds=turn_seconds,
             forfeit_after=forfeit_after,
-            rated=not bots,
+            rated=rated and not bots,
             has_bots=bool(bots),
             scores=[0, 0],
             camas=[0, 0],
         )
-        Seat.objects.create(game=game, number=0, player=player)
+        Seat.objects.create(game=game, number=seat, player=player)
         for bot in bots:
             Seat.objects.create(
                 game=game,
@@ -96,7 +125,9 @@ def create_game(
                 bot_level=bot["level"],
                 has_acted=True,  # a bot is never a no-show
             )
-        if len(bots) + 1 == players:
+        for number, person in sorted(joined.items()):
+            Seat.objects.create(game=game, number=number, player=person)
+        if len(others) + 1 == players:
             _start(game)
     return game
 
@@ -131,7 +162,7 @@ def leave_game(player: Any, game_id: Any) -> Game:
         forget_seats(game)
         if not Seat.objects.filter(game=game).exists():
             game.status = Game.Status.ABORTED
-            game.end_reason = "abandoned"
+            game.end_reason = contract.ABANDONED
             game.finished_at = timezone.now()
         game.updated_at = timezone.now()
         game.save()
@@ -149,8 +180,15 @@ def resign(player: Any, game_id: Any) -> Game:
         return game
 
 
-def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -> ActionResult:
-    """One player's action: ``body`` holds the action and the ``expected_version``.
+def act(
+    player: Any,
+    game_id: Any,
+    body: dict[str, Any],
+    idempotency_key: str,
+    answer: Callable[[Acted], Answer],
+) -> Answered:
+    """One player's action: ``body`` holds the action and the ``expected_version``; ``answer``
+    turns what it did into the answer kept for a retry (the API's, built in its view).
 
     Retried with the same Idempotency-Key and body, it answers what it answered the first time
     and stores nothing new; the same key with another body is a conflict. A move after the
@@ -158,34 +196,27 @@ def act(player: Any, game_id: Any, body: dict[str, Any], idempotency_key: str) -
     answered 409 with the new version.
     """
     action = _parse_action(body)
-    try:
-        with transaction.atomic():
-            game = lock_game(game_id)
-            seat = _seat_of(game, player)
-            # The game's own id in the fingerprint, however the URL spelt it.
-            request = _Request(
-                action, body["expected_version"], idempotency_key, _fingerprint(game.pk, body)
-            )
-            # The key is looked up only when the request cannot go through as it is (a retry of
-            # an action that was done finds the game moved on); a key reused for a new action
-            # that goes through fails at its INSERT (``_perform``).
-            if request.expected_version != game.version or timeouts.is_due(game):
-                earlier = _earlier(player, request)
-                if earlier is not None:
-                    return earlier
-            state = _active_state(game)
-            if timeouts.is_due(game):
-                timeouts.apply_due(game, state)  # the clock is the truth: it commits, not the move
-                too_late: StaleVersion | None = _stale(game)
-            else:
-                too_late = None
-                result = _perform(player, game, seat, state, request)
-    except IntegrityError as error:
-        if "idempotency" not in str(error):  # PostgreSQL names the constraint, SQLite the table
-            raise
-        # The key was used for another action (of this game, or at this moment of another
-        # game's): the whole action rolled back.
-        raise IdempotencyConflict() from None
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = _seat_of(game, player)
+        # The game's own id in the fingerprint, however the URL spelt it.
+        request = _Request(
+            action, body["expected_version"], idempotency_key, _fingerprint(game.pk, body)
+        )
+        # The key is looked up only when the request cannot go through as it is (a retry of an
+        # action that was done finds the game moved on); a key reused for a new action that goes
+        # through fails at its INSERT (``_remember``).
+        if request.expected_version != game.version or timeouts.is_due(game):
+            earlier = _earlier(player, request)
+            if earlier is not None:
+                return earlier
+        state = _active_state(game)
+        if timeouts.is_due(game):
+            timeouts.apply_due(game, state)  # the clock is the truth: it commits, not the move
+            too_late: StaleVersion | None = _stale(game)
+        else:
+            too_late = None
+            result = _perform(player, game, seat, state, request, answer)
     if too_late is not None:
         raise too_late
     return result
@@ -200,8 +231,13 @@ class _Request:
 
 
 def _perform(
-    player: Any, game: Game, seat: Seat, state: engine.State, request: _Request
-) -> ActionResult:
+    player: Any,
+    game: Game,
+    seat: Seat,
+    state: engine.State,
+    request: _Request,
+    answer: Callable[[Acted], Answer],
+) -> Answered:
     # The version is checked here, under the lock: a stale client cannot slip through.
     if request.expected_version != game.version:
         raise _stale(game)
@@ -213,49 +249,61 @@ def _perform(
         if earlier is not None:
             return earlier
         raise RuleViolation(error, current_version=game.version) from None
+    recorder = Recorder(game, state)
     if seat.timeouts or not seat.has_acted:
         seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
-        seat.save(update_fields=["timeouts", "has_acted"])
-    with db.batch():  # the writes below need no answer: one statement for them all
-        recorder = Recorder(game, state)
-        recorder.record(events, actor=player, seat=seat.number)
-        recorder.deal_if_due()
-        state = recorder.save()
-        result = ActionResult(
-            201,
-            {
-                "version": game.version,
-                "events": [feed_item(row, seat.number) for row in recorder.written],
-                "game": game_payload(game, state, seat.number),
-            },
-        )
-        # No savepoint: a clash with an earlier use of the key aborts the whole action (``act``
-        # answers 409).
-        record = {"player_id": player.pk, "key": request.key, "game_id": game.pk}
-        record |= {"request_hash": request.fingerprint, "status": result.status}
-        record |= {"response": result.body, "created_at": timezone.now()}
-        db.insert(IdempotencyRecord, [record])
+        recorder.touch(seat)
+    recorder.record(events, actor=player, seat=seat.number)
+    recorder.deal_if_due()
+    state = recorder.save()
+    status, body = answer(Acted(game, state, recorder.written, seat.number))
+    _remember(player, game, request, status, body)
     # What was done, by whom, at which version: the kind of action only, never a card.
     logger.info("game.action", seat=seat.number, action=action.type, version=game.version)
-    return result
+    return Answered(status, body)
 
 
-def _earlier(player: Any, request: _Request) -> ActionResult | None:
+def _remember(player: Any, game: Game, request: _Request, status: int, body: Any) -> None:
+    """Keep the answer for a retry with the same key. No savepoint: a clash with an earlier use
+    of the key (of this game, or at this moment of another game's) aborts the whole action."""
+    record = IdempotencyRecord(
+        player=player, key=request.key, game=game, request_hash=request.fingerprint
+    )
+    record.status, record.response = status, body
+    try:
+        IdempotencyRecord.objects.bulk_create([record])
+    except IntegrityError:
+        raise IdempotencyConflict() from None
+
+
+def _earlier(player: Any, request: _Request) -> Answered | None:
     """The stored answer to this request, if it was made before; the same key with another
     request is a conflict."""
-    found = db.rows(_EARLIER, [player.pk, request.key])
-    if not found:
+    found = (
+        IdempotencyRecord.objects.filter(player=player, key=request.key)
+        .values_list("request_hash", "status", "response")
+        .first()
+    )
+    if found is None:
         return None
-    request_hash, status, response = found[0]
+    request_hash, status, response = found
     if request_hash != request.fingerprint:
         raise IdempotencyConflict()
-    return ActionResult(status, json.loads(response), replayed=True)
+    return Answered(status, response, replayed=True)
 
 
-_EARLIER = (
-    "SELECT request_hash, status, response FROM games_idempotencyrecord"
-    ' WHERE player_id = %s AND "key" = %s'
-)
+def purge_idempotency_records(batch: int = 10_000) -> int:
+    """Delete the idempotency records older than ``IDEMPOTENCY_HOURS``, ``batch`` at a time (a
+    short transaction each, by the ``created_at`` index); how many were deleted. A retry with
+    such a key is then a new request: it finds the game moved on (409 ``stale_version``)."""
+    cutoff = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_HOURS)
+    deleted = 0
+    while True:
+        old = IdempotencyRecord.objects.filter(created_at__lt=cutoff).order_by("created_at")
+        ids = list(old.values_list("pk", flat=True)[:batch])
+        if not ids:
+            return deleted
+        deleted += IdempotencyRecord.objects.filter(pk__in=ids).delete()[0]
 
 
 def _stale(game: Game) -> StaleVersion:
@@ -270,6 +318,8 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
     taken = dict(game.seats.values_list("number", "player_id"))
     if player.pk in taken.values():
         raise AlreadySeated()
+    if len(taken) + 1 < game.players:  # the game stays open: the player waits at it
+        open_tables.check_room(player)
     free = [seat for seat in range(game.players) if seat not in taken]  # never empty: full starts
     if number is None:
         number = free[0]
@@ -277,7 +327,7 @@ def _seat_player(game: Game, player: Any, number: int | None) -> Game:
         raise (
             SeatTaken()
             if 0 <= number < game.players
-            else InvalidRequest(
+            else SeatsRefused(
                 engine.InvalidAction(f"seats run from 0 to {game.players - 1}", "no_such_seat"),
                 "seat",
             )
@@ -301,8 +351,6 @@ def _start(game: Game) -> None:
     recorder = Recorder(game, None)
     recorder.record([engine.start_match(engine.Rules.from_json(game.rules))])
     recorder.deal_if_due()
-    game.status = Game.Status.ACTIVE
-    game.started_at = timezone.now()
     recorder.save()
 
 
@@ -330,7 +378,18 @@ def _parse_action(body: dict[str, Any]) -> engine.Action:
     try:
         return engine.Action.from_json(fields)
     except engine.InvalidAction as error:
-        raise InvalidRequest(error, "type") from None
+        raise InvalidRequest(error, error.field or "non_field_errors") from None
+
+
+def _rules_error(error: engine.InvalidRules) -> InvalidRequest:
+    """The engine checks the options (one validator): its error, at the field it names."""
+    option = error.option
+    field = (
+        "options" if option is None else "players" if option == "players" else f"options.{option}"
+    )
+    if error.code == "buenas_above_target":
+        return RulesRefused(error, field)
+    return InvalidRequest(error, field)
 
 
 def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
@@ -340,3 +399,11 @@ def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
 
 def _new_join_code() -> str:
     return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(8))
+
+
+def mark_rated(sender: Any, game: Game, **_: Any) -> None:
+    """A finished game's view shows its rating changes once they are written (in the rating's
+    transaction, under its lock of the game): the row's ``updated_at`` moves, and with it the
+    game's ETag, or a poll would keep being answered 304 without them."""
+    game.updated_at = timezone.now()
+    game.save(update_fields=["updated_at"])

@@ -1,10 +1,16 @@
-"""Celery tasks of the game server: they take ids, are idempotent, and are sent after commit."""
+"""Celery tasks of the game server: they take ids, are idempotent, and are sent after commit, by
+``follow_committed_events`` (connected to ``games.signals.events_committed``, games/apps.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from celery import shared_task
 
-from games import bot_players, timeouts
+from games import bot_players, clock, engine, open_tables, services, timeouts
+from games.models import Game, GameEvent
+from players.tasks import rate_game
 
 
 @shared_task(name="games.tasks.apply_timeout")
@@ -26,3 +32,30 @@ def sweep_overdue_turns() -> int:
     for game_id, version, seat in bot_players.stalled():
         bot_move.delay(str(game_id), version, seat)
     return timeouts.sweep()
+
+
+@shared_task(name="games.tasks.purge_idempotency_records")
+def purge_idempotency_records() -> int:
+    """The hourly purge of the answers kept for retries longer than IDEMPOTENCY_HOURS."""
+    return services.purge_idempotency_records()
+
+
+@shared_task(name="games.tasks.expire_open_games")
+def expire_open_games() -> int:
+    """The periodic pass that aborts the open games that waited too long (games/open_tables.py)."""
+    return open_tables.expire()
+
+
+def follow_committed_events(
+    sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
+) -> None:
+    """What follows a committed save of a game's events: the turn's clock, a bot's move, the
+    rating of a match that ended rated. Each task is keyed by the game's version (a stale one
+    does nothing), and each has a sweep behind it should this message be lost."""
+    if clock.wants_task(game):
+        apply_timeout.apply_async(args=(str(game.pk), game.version), eta=game.deadline)
+    seat = bot_players.bot_to_move(game, state)
+    if seat is not None:
+        bot_move.delay(str(game.pk), game.version, seat)
+    if game.status == Game.Status.FINISHED and game.rated:
+        rate_game.delay(str(game.pk))  # the reconciler catches a lost one

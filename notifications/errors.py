@@ -23,14 +23,3 @@ class DeliveryPending(ApplicationError):
     code = "delivery_pending"
     status = HTTPStatus.CONFLICT
     title = "The delivery is still being attempted: replay it once it is delivered or failed."
-
-
-class CursorAhead(ApplicationError):
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
-
-    def __init__(self, version: int) -> None:
-        message = f"`after` is beyond the game's last event ({version}): use a seq you received."
-        error = {"field": "after", "code": "after_beyond_log", "message": message}
-        super().__init__(message, extra={"errors": [error]})

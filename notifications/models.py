@@ -20,6 +20,17 @@ class Kind(models.TextChoices):
     DEADLINE_NEAR = "deadline_near", "the subscriber's turn times out soon"
     HAND_ENDED = "hand_ended", "a hand of the subscriber's game ended"
     MATCH_ENDED = "match_ended", "the subscriber's match ended"
+    # The lobby's (lobby/notices.py): a body of ids and settings, never a game's state.
+    MATCH_FOUND = "match_found", "a seek of the subscriber was paired: the game started"
+    SEEK_EXPIRED = "seek_expired", "a seek of the subscriber expired unpaired"
+    CHALLENGE_RECEIVED = "challenge_received", "someone challenged the subscriber"
+    CHALLENGE_ACCEPTED = "challenge_accepted", "every seat accepted a challenge: the game started"
+    CHALLENGE_DECLINED = "challenge_declined", "a challenged player declined"
+    CHALLENGE_CANCELLED = "challenge_cancelled", "the challenger withdrew a challenge"
+    CHALLENGE_EXPIRED = "challenge_expired", "a challenge was not answered in time"
+    REMATCH_OFFERED = "rematch_offered", "a player at a finished game of his offers a rematch"
+    REMATCH_STARTED = "rematch_started", "everyone accepted the rematch: the new game started"
+    REMATCH_DECLINED = "rematch_declined", "a player declined the rematch"
 
 
 class Subscription(models.Model):
@@ -58,9 +69,16 @@ class Delivery(models.Model):
     subscription = models.ForeignKey(
         Subscription, on_delete=models.CASCADE, related_name="deliveries"
     )
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    version = models.PositiveIntegerField(help_text="The game's version that caused it.")
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Empty for a lobby notice about no game (a challenge, say).",
+    )
+    version = models.PositiveIntegerField(help_text="The game's version that caused it (0: lobby).")
     payload = models.JSONField(help_text="The body, as the subscriber's seat may see the game.")
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.PENDING)
     attempt_count = models.PositiveSmallIntegerField(default=0)
@@ -107,6 +125,12 @@ class Attempt(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["delivery", "number"], name="attempt_number_unique"),
         ]
+
+    @property
+    def answered_in_ms(self) -> int | None:
+        """How long the receiver took to answer; None when it did not (how long a failure took
+        would tell a subscriber about the network between the server and his URL)."""
+        return None if self.status_code is None else self.duration_ms
 
 
 class Reminder(models.Model):

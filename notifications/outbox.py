@@ -1,67 +1,74 @@
 """The outbox: which notifications a transaction's events cause, written in that transaction.
 
-``on_events_recorded`` runs inside the transaction that writes a game's events, so a ``Delivery``
+``on_recorded_together`` runs inside the transaction that writes a game's events, so a ``Delivery``
 commits or rolls back with its cause; each is sent by a task after commit (``sending.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache, reduce
+from functools import reduce
 from typing import Any
 
 from games import engine, signals
 from games.models import Game, GameEvent, HandSnapshot
-from games.store import seat_column, seats_of
+from games.store import seats_of
+from notifications import sending
 from notifications.models import Delivery, Kind, Subscription
 from notifications.payloads import payload
-from truc_api import db
 
 #: A notice: the subscription, its owner's seat, and the kind of notification.
 Notice = tuple[Subscription, int, str]
 
 
 def follow_games() -> None:
-    """Connect the outbox to the game log, and have every game's seats read with whether their
-    player has a subscription (one EXISTS by an index, in the statement that reads them)."""
-    seat_column("subscribed", _SUBSCRIBED)
-    signals.events_recorded.connect(
-        on_events_recorded, sender=Game, dispatch_uid="notifications.outbox"
+    """Connect the outbox to the game log."""
+    signals.recorded_together.connect(
+        on_recorded_together, sender=Game, dispatch_uid="notifications.outbox"
     )
 
 
-_SUBSCRIBED = "EXISTS (SELECT 1 FROM notifications_subscription n WHERE n.player_id = s.player_id)"
+def on_recorded_together(sender: Any, recorded: Sequence[signals.Recorded], **_: Any) -> None:
+    """The notices the saved events cause, for every game of a save at once (one action, or a
+    whole sweep of timeouts): one query for the subscriptions of all their players."""
+    saved = [one for one in recorded if one.rows]
+    players = {seat.player_id for one in saved for seat in seats_of(one.game)}
+    subscribed = subscriptions_of(players) if players else {}
+    if not subscribed:
+        return  # the common case: nobody seated has a subscription
+    deliveries: list[Delivery] = []
+    for one in saved:
+        types = {row.type for row in one.rows}
+        notices: list[Notice] = []
+        for seat in seats_of(one.game):
+            for subscription in subscribed.get(seat.player_id, []):
+                kinds = kinds_for(seat.number, one.before, one.state, types)
+                notices += [
+                    (subscription, seat.number, k) for k in kinds if k in subscription.kinds
+                ]
+        deliveries += _deliveries(one.game, notices, one.state, one.rows)
+    _send(deliveries)
 
 
-def on_events_recorded(
-    sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
-) -> None:
-    if not rows or not any(getattr(seat, "subscribed", True) for seat in seats_of(game)):
-        return  # the common case: nobody seated has a subscription, and no query asked it
-    subscribed = subscribers(game)
-    types = {row.type for row in rows}
-    before = cache(lambda: state_before(game, rows[0].seq))  # folded once, if ever needed
-    notices: list[Notice] = []
-    for subscription, seat in subscribed:
-        wanted = set(subscription.kinds)
-        needs_before = bool(wanted & {Kind.YOUR_TURN, Kind.CALL_PENDING})
-        kinds = kinds_for(seat, before() if needs_before else None, state, types)
-        notices += [(subscription, seat, kind) for kind in kinds if kind in wanted]
-    write(game, notices, state, rows)
+def subscriptions_of(players: Iterable[Any]) -> dict[Any, list[Subscription]]:
+    """The subscriptions of these players, oldest first, by player: one query (by the
+    subscriptions' player index)."""
+    found: dict[Any, list[Subscription]] = {}
+    for subscription in Subscription.objects.filter(player__in=players).order_by("created_at"):
+        found.setdefault(subscription.player_id, []).append(subscription)
+    return found
 
 
 def subscribers(game: Game, seats: Iterable[int] | None = None) -> list[tuple[Subscription, int]]:
-    """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat: one
-    query, run with every action (truc_api/db.py)."""
-    found = db.instances(Subscription, _SUBSCRIBERS, [db.key(Game, game.pk)])
+    """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat."""
     wanted = None if seats is None else set(seats)
-    return [(sub, sub.seat) for sub in found if wanted is None or sub.seat in wanted]
-
-
-_SUBSCRIBERS = (
-    "SELECT sub.*, s.number AS seat FROM notifications_subscription sub"
-    " JOIN games_seat s ON s.player_id = sub.player_id WHERE s.game_id = %s ORDER BY sub.created_at"
-)
+    numbers = {
+        seat.player_id: seat.number
+        for seat in seats_of(game)
+        if wanted is None or seat.number in wanted
+    }
+    subscribed = subscriptions_of(numbers) if numbers else {}
+    return [(sub, numbers[player]) for player, subs in subscribed.items() for sub in subs]
 
 
 def kinds_for(
@@ -103,9 +110,15 @@ def write(
     rows: Sequence[GameEvent] = (),
 ) -> list[Delivery]:
     """One delivery per notice, each body built from the notice's seat; sent after commit."""
-    from notifications import tasks  # tasks imports the sending side, which imports this module
+    deliveries = _deliveries(game, notices, state, rows)
+    _send(deliveries)
+    return deliveries
 
-    deliveries = [
+
+def _deliveries(
+    game: Game, notices: Sequence[Notice], state: engine.State, rows: Sequence[GameEvent]
+) -> list[Delivery]:
+    return [
         Delivery(
             subscription=subscription,
             kind=kind,
@@ -115,10 +128,13 @@ def write(
         )
         for subscription, seat, kind in notices
     ]
+
+
+def _send(deliveries: list[Delivery]) -> None:
+    """Written together, each sent by its own task after commit."""
     Delivery.objects.bulk_create(deliveries)
     for delivery in deliveries:
-        tasks.send_after_commit(delivery.pk)
-    return deliveries
+        sending.send_after_commit(delivery.pk)
 
 
 def state_before(game: Game, seq: int) -> engine.State | None:

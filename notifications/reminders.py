@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from games.store import load_state, lock_game
-from notifications import outbox
+from notifications import outbox, signals
 from notifications.models import Kind, Reminder
 
 
@@ -58,9 +58,11 @@ def remind(game_id: Any, version: int) -> bool:
             return False  # already reminded
         # Seat.awaiting is engine.may_act, kept by the store at every save.
         awaiting = Seat.objects.filter(game=game, awaiting=True).values_list("number", flat=True)
+        seats = list(awaiting)
+        signals.deadline_near.send(sender=Reminder, game=game, version=version, seats=seats)
         notices = [
             (subscription, seat, Kind.DEADLINE_NEAR)
-            for subscription, seat in outbox.subscribers(game, seats=awaiting)
+            for subscription, seat in outbox.subscribers(game, seats=seats)
             if Kind.DEADLINE_NEAR in subscription.kinds
         ]
         if notices:

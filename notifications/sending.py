@@ -1,31 +1,59 @@
 """Sending a delivery: claim it, POST it signed, record the attempt, and retry with backoff.
 
 Exactly-once-ish: an attempt is made only for a ``pending`` delivery whose next attempt is due,
-claimed with ``SELECT ... FOR UPDATE SKIP LOCKED`` and kept locked while the request runs, so a
-duplicate task, a redelivered one and the sweep can never send the same attempt twice: the loser
-of the race finds the row locked, delivered, or not due yet. A worker killed mid-request leaves
-the row pending and the request possibly received; the sweep sends it again with the same
-``webhook-id``, which is why receivers dedupe by it (at least once, never twice in the normal run).
+claimed with ``SELECT ... FOR UPDATE SKIP LOCKED``, which moves its next attempt past the longest
+an attempt may take, so a duplicate task, a redelivered one and the sweep can never send the same
+attempt twice: the loser of the race finds the row locked, delivered, or not due yet. No lock is
+held while the receiver is called, so unsubscribing never waits for a slow receiver. A worker
+killed mid-request leaves the row pending and the request possibly received; the sweep sends it
+again with the same ``webhook-id`` once the claim has run out, which is why receivers dedupe by
+it (at least once, never twice in the normal run).
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import random
+import socket
+import ssl
+import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
+import structlog
+from celery import signature
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from notifications import signing
-from notifications.addresses import AddressRefused, check_url
+from notifications.addresses import AddressRefused, Target, target
 from notifications.models import Attempt, Delivery
+
+logger = structlog.get_logger(__name__)
+
+#: The task that makes one attempt (notifications/tasks.py), named: that module imports this one.
+SEND_DELIVERY = "notifications.tasks.send_delivery"
+
+
+def routing() -> dict[str, Any]:
+    """``WEBHOOK_QUEUE`` keeps slow receivers from holding up the workers that apply timeouts."""
+    return {"queue": settings.WEBHOOK_QUEUE} if settings.WEBHOOK_QUEUE else {}
+
+
+def send_after_commit(delivery_id: Any, delay: float = 0) -> None:
+    """Send after the outermost commit (at once outside a transaction); a delay beyond
+    WEBHOOK_TASK_MAX_DELAY_SECONDS is left to the sweep, since a Redis ETA past the visibility
+    timeout is delivered again (NOTES.md)."""
+    if delay > settings.WEBHOOK_TASK_MAX_DELAY_SECONDS:
+        return
+    options = {"countdown": delay} if delay else {}
+    task = signature(SEND_DELIVERY, args=(str(delivery_id),), options={**options, **routing()})
+    transaction.on_commit(task.apply_async)
 
 
 @dataclass(frozen=True)
@@ -40,23 +68,23 @@ class Outcome:
 
 
 def send(delivery_id: str) -> str | None:
-    """One attempt at ``delivery_id`` if it is pending and due; its new status, or None."""
-    from notifications import tasks
+    """One attempt at ``delivery_id`` if it is pending and due; its new status, or None.
 
+    Three steps, and no transaction nor row lock is held while the receiver is called: claim the
+    attempt (its next attempt moves past the request's longest time, so no other worker takes
+    it), POST, then record the outcome, unless the delivery has gone meanwhile (unsubscribed).
+    """
+    delivery = claim(delivery_id)
+    if delivery is None:
+        return None  # another worker holds it, or it is done, or not due yet
+    # The attempt's time and its retry's are counted from its start: from its end they would
+    # tell the subscriber how long a failure took (a refused port, a silent one).
+    started = timezone.now()
+    outcome = post(delivery)
     with transaction.atomic():
-        delivery = (
-            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("subscription")
-            .filter(
-                pk=delivery_id,
-                status=Delivery.Status.PENDING,
-                next_attempt_at__lte=timezone.now(),
-            )
-            .first()
-        )
-        if delivery is None:
-            return None  # another worker holds it, or it is done, or not due yet
-        outcome = post(delivery)
+        delivery = Delivery.objects.select_for_update().filter(pk=delivery.pk).first()
+        if delivery is None or delivery.status != Delivery.Status.PENDING:
+            return None  # unsubscribed while in flight: nothing left to record
         number = delivery.attempt_count + 1
         Attempt.objects.create(
             delivery=delivery,
@@ -64,6 +92,7 @@ def send(delivery_id: str) -> str | None:
             status_code=outcome.status_code,
             error=outcome.error[:500],
             duration_ms=outcome.duration_ms,
+            at=started,
         )
         delivery.attempt_count = number
         delay = retry_delay(number)
@@ -75,10 +104,39 @@ def send(delivery_id: str) -> str | None:
             delivery.status = Delivery.Status.FAILED
             delivery.next_attempt_at = None
         else:
-            delivery.next_attempt_at = timezone.now() + timedelta(seconds=delay)
-            tasks.send_after_commit(delivery.pk, delay)
+            delivery.next_attempt_at = started + timedelta(seconds=delay)
+            send_after_commit(
+                delivery.pk, max(0.0, (delivery.next_attempt_at - timezone.now()).total_seconds())
+            )
         delivery.save()
         return delivery.status
+
+
+def claim(delivery_id: str) -> Delivery | None:
+    """Take the attempt at a pending, due delivery: ``SKIP LOCKED`` lets one worker through, and
+    the next attempt moves past the longest an attempt may take, so the loser of a race, a
+    duplicate task and the sweep all find it not due. A worker killed mid-request leaves it
+    due again once that time has passed: the sweep sends it again (same ``webhook-id``)."""
+    with transaction.atomic():
+        delivery = (
+            Delivery.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("subscription")
+            .filter(
+                pk=delivery_id,
+                status=Delivery.Status.PENDING,
+                next_attempt_at__lte=timezone.now(),
+            )
+            .first()
+        )
+        if delivery is not None:
+            delivery.next_attempt_at = timezone.now() + timedelta(seconds=_attempt_seconds())
+            delivery.save(update_fields=["next_attempt_at"])
+        return delivery
+
+
+def _attempt_seconds() -> float:
+    """The longest an attempt may take: connecting (to each address) and the whole exchange."""
+    return settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS * 2 + settings.WEBHOOK_TIMEOUT_SECONDS + 1
 
 
 def retry_delay(attempts: int) -> float | None:
@@ -99,6 +157,12 @@ def body_of(delivery: Delivery) -> bytes:
 
 
 def post(delivery: Delivery) -> Outcome:
+    """POST the delivery to the addresses its URL resolves to now, once checked.
+
+    What the subscriber reads back is an HTTP status or one of two fixed texts: the failure
+    itself (refused, reset, timed out after so long) would let a subscriber map ports and hosts
+    through the server; it goes to the server's log instead.
+    """
     subscription = delivery.subscription
     body = body_of(delivery)
     headers = {
@@ -106,37 +170,90 @@ def post(delivery: Delivery) -> Outcome:
         "user-agent": "truc-api-webhooks/1",
         **signing.headers(subscription.secret, str(delivery.pk), int(time.time()), body),
     }
-    request = urllib.request.Request(subscription.url, data=body, headers=headers, method="POST")
     started = time.monotonic()
     status_code, error = None, ""
     try:
-        check_url(subscription.url)  # again: the name may resolve elsewhere by now
-        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as response:
-            status_code = response.status
-    except urllib.error.HTTPError as answer:  # a non-2xx answer (redirects are not followed)
-        status_code, error = answer.code, f"HTTP {answer.code}"
-        answer.close()
-    except AddressRefused as refused:
-        error = str(refused)
+        status_code = exchange(target(subscription.url), body, headers)
+        if not 200 <= status_code < 300:  # a redirect too: it could lead anywhere
+            error = f"HTTP {status_code}"
+    except AddressRefused:
+        error = ADDRESS_REFUSED
     except (OSError, http.client.HTTPException, ValueError) as failure:
-        error = f"{type(failure).__name__}: {failure}"
+        error = NO_ANSWER
+        logger.info("webhook.no_answer", delivery_id=str(delivery.pk), error=repr(failure))
     return Outcome(status_code, error, int((time.monotonic() - started) * 1000))
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect could lead anywhere, the private network included: it counts as a failure."""
-
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None
+ADDRESS_REFUSED = "The URL's host does not resolve to an address webhooks may be sent to."
+NO_ANSWER = "The receiver did not answer."
 
 
-_opener = urllib.request.build_opener(_NoRedirects)
+def exchange(where: Target, body: bytes, headers: dict[str, str]) -> int:
+    """Send the request and read the status: connecting is bounded by
+    WEBHOOK_CONNECT_TIMEOUT_SECONDS, the whole exchange by WEBHOOK_TIMEOUT_SECONDS (a receiver
+    that trickles its answer is cut off), so a slow receiver holds a worker that long at most."""
+    kind = _PinnedTLS if where.scheme == "https" else _Pinned
+    connection = kind(where)
+    cutoff = threading.Timer(settings.WEBHOOK_TIMEOUT_SECONDS, _cut, (connection,))
+    cutoff.start()
+    try:
+        connection.request("POST", where.path, body=body, headers=headers)
+        with connection.getresponse() as response:
+            return response.status
+    finally:
+        cutoff.cancel()
+        connection.close()
+
+
+def _cut(connection: http.client.HTTPConnection) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        connection.sock.shutdown(socket.SHUT_RDWR)  # the blocked read returns at once
+
+
+#: How many of the resolved addresses an attempt tries (bounds its time, _attempt_seconds).
+MAX_ADDRESSES = 2
+
+
+def _connect(where: Target) -> socket.socket:
+    """A connection to the first checked address that takes one: no name is resolved here."""
+    failure: OSError = OSError("no address")
+    for address in where.addresses[:MAX_ADDRESSES]:
+        try:
+            sock = socket.create_connection(
+                (address, where.port), timeout=settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS
+            )
+        except OSError as refused:
+            failure = refused
+            continue
+        sock.settimeout(settings.WEBHOOK_TIMEOUT_SECONDS)
+        return sock
+    raise failure
+
+
+class _Pinned(http.client.HTTPConnection):
+    """HTTP to a checked address; the Host header is still the URL's host."""
+
+    def __init__(self, where: Target) -> None:
+        super().__init__(where.host, where.port)
+        self.where = where
+
+    def connect(self) -> None:
+        self.sock = _connect(self.where)
+
+
+class _PinnedTLS(http.client.HTTPSConnection):
+    """HTTPS to a checked address; the certificate must be valid for the URL's host."""
+
+    def __init__(self, where: Target) -> None:
+        super().__init__(where.host, where.port, context=ssl.create_default_context())
+        self.where = where
+
+    def connect(self) -> None:
+        self.sock = self._context.wrap_socket(_connect(self.where), server_hostname=self.host)  # type: ignore[attr-defined]
 
 
 def sweep(limit: int = 500) -> int:
     """Send again the pending deliveries overdue by more than the grace: their task was lost."""
-    from notifications import tasks
-
     cutoff = timezone.now() - timedelta(seconds=settings.WEBHOOK_SWEEP_GRACE_SECONDS)
     overdue = (
         Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=cutoff)
@@ -145,5 +262,5 @@ def sweep(limit: int = 500) -> int:
     )
     ids = list(overdue)
     for delivery_id in ids:
-        tasks.send_delivery.apply_async(args=(str(delivery_id),), **tasks.routing())
+        send_after_commit(delivery_id)
     return len(ids)

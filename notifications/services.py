@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
-from notifications import selectors, signing, tasks
+from notifications import selectors, sending, signing
 from notifications.errors import DeliveryPending
-from notifications.models import Delivery, Subscription
+from notifications.models import Delivery, Kind, Subscription
 
 
 def subscribe(player: Any, *, url: str, kinds: list[str], description: str = "") -> Subscription:
@@ -24,8 +26,16 @@ def subscribe(player: Any, *, url: str, kinds: list[str], description: str = "")
 
 
 def unsubscribe(player: Any, subscription_id: Any) -> None:
-    """Its deliveries go with it; a task that finds its delivery gone does nothing."""
-    selectors.subscription(player, subscription_id).delete()
+    """Its deliveries go with it; a task that finds its delivery gone does nothing.
+
+    The deliveries are locked first: an attempt being recorded holds its delivery's row for the
+    moment it takes (no lock is held while a receiver is called, notifications/sending.py), and
+    the delete must see the attempt it adds, or its row would still point at the delivery.
+    """
+    with transaction.atomic():
+        subscription = selectors.subscription(player, subscription_id)
+        list(Delivery.objects.select_for_update().filter(subscription=subscription).values("pk"))
+        subscription.delete()
 
 
 def replay(player: Any, delivery_id: Any) -> Delivery:
@@ -43,5 +53,26 @@ def replay(player: Any, delivery_id: Any) -> Delivery:
             payload=copy.deepcopy(original.payload),
             replay_of=original,
         )
-        tasks.send_after_commit(copied.pk)
+        sending.send_after_commit(copied.pk)
     return copied
+
+
+def notify_players(
+    player_ids: Iterable[int], kind: Kind, data: dict[str, Any], *, game_id: Any = None
+) -> list[Delivery]:
+    """A lobby notice (a match found, a challenge...) to the subscriptions of these players that
+    want ``kind``, written in the caller's transaction and sent after it commits. ``data`` holds
+    ids and settings only: a notice never carries a name or anything of a game's hidden state."""
+    wanted = [
+        subscription
+        for subscription in Subscription.objects.filter(player_id__in=set(player_ids))
+        if kind in subscription.kinds
+    ]
+    body = {"type": kind, "timestamp": timezone.now().isoformat(), "data": data}
+    deliveries = Delivery.objects.bulk_create(
+        Delivery(subscription=subscription, kind=kind, game_id=game_id, version=0, payload=body)
+        for subscription in wanted
+    )
+    for delivery in deliveries:
+        sending.send_after_commit(delivery.pk)
+    return deliveries

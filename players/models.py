@@ -12,7 +12,19 @@ from players.ratings import START_RATING
 class Player(AbstractUser):
     """A person with an account. The username is the public name at the table."""
 
+    class ChallengesFrom(models.TextChoices):
+        EVERYONE = "everyone", "anyone may challenge me"
+        KNOWN = "known", "only players I have sat at a table with"
+
     display_name = models.CharField(max_length=40, blank=True)
+    challenges_from = models.CharField(
+        max_length=8, choices=ChallengesFrom.choices, default=ChallengesFrom.EVERYONE
+    )
+    deleted_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the account was deleted and its personal data erased.",
+    )
 
     class Meta:
         ordering = ["id"]
@@ -22,7 +34,12 @@ class Player(AbstractUser):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.username
+        return public_name(self.display_name, self.username)
+
+
+def public_name(display_name: str, username: str) -> str:
+    """The name a player shows others: the display name he chose, else his username."""
+    return display_name or username
 
 
 # --- Ratings: one Elo rating per player and pool; players/ratings.py holds the rule --------------
@@ -99,3 +116,24 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.delta:+d} in {self.game_id}"
+
+
+class Block(models.Model):
+    """``blocker`` wants nothing from ``blocked``: no challenge, no pairing, no chat line."""
+
+    blocker = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["blocker", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_oneself"
+            ),
+        ]
+        indexes = [models.Index(fields=["blocked"])]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

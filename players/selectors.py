@@ -9,7 +9,17 @@ from typing import Any
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
 from games.models import Game, Seat
-from players.models import Player, Rating, RatingChange, RatingFamily, RatingSize
+from players.models import (
+    PRESET_FAMILIES,
+    TABLE_SIZES,
+    Block,
+    Player,
+    Rating,
+    RatingChange,
+    RatingFamily,
+    RatingSize,
+    rating_pool,
+)
 from players.ratings import PROVISIONAL_GAMES, START_RATING
 
 
@@ -102,3 +112,54 @@ def unrated_games(
         games = games.filter(finished_at__lt=finished_before)
     ids = games.order_by("finished_at").values_list("pk", flat=True)
     return list(ids[:limit] if limit is not None else ids)
+
+
+def pool_ratings(player_ids: Iterable[int], family: str, size: str) -> dict[int, int]:
+    """Each player's rating in one pool; the start rating where he has not played it yet."""
+    ids = list(player_ids)
+    stored = dict(
+        Rating.objects.filter(player_id__in=ids, family=family, size=size).values_list(
+            "player_id", "value"
+        )
+    )
+    return {player: stored.get(player, START_RATING) for player in ids}
+
+
+def blocks_among(player_ids: Iterable[int]) -> frozenset[tuple[int, int]]:
+    """(blocker, blocked) for every block between two of these players."""
+    ids = list(player_ids)
+    rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids)
+    return frozenset(rows.values_list("blocker_id", "blocked_id"))
+
+
+def blocked_by(player: Any) -> list[int]:
+    """The ids of the players ``player`` blocks."""
+    return list(Block.objects.filter(blocker=player).values_list("blocked_id", flat=True))
+
+
+def have_shared_a_table(player_id: int, other_id: int) -> bool:
+    """Whether the two ever sat at one game (started or over): "known" to each other."""
+    theirs = Seat.objects.filter(player_id=other_id).values("game_id")
+    return Seat.objects.filter(
+        player_id=player_id, game_id__in=theirs, game__started_at__isnull=False
+    ).exists()
+
+
+def pool_stats(player: Any) -> list[dict[str, Any]]:
+    """Games, wins and losses in every pool, counting each finished match with a winner (rated or
+    not; an aborted game is no result)."""
+    counts: dict[tuple[str, str], list[int]] = {
+        (family.value, size.value): [0, 0] for family in RatingFamily for size in RatingSize
+    }
+    finished = Seat.objects.filter(
+        player=player, game__status=Game.Status.FINISHED, game__winner_side__isnull=False
+    ).values_list("number", "game__preset", "game__players", "game__winner_side")
+    for number, preset, players, winner_side in finished:
+        if players not in TABLE_SIZES or preset not in PRESET_FAMILIES:
+            continue  # a table with no rating pool
+        family, size = rating_pool(preset, players)
+        counts[(family.value, size.value)][number % 2 != winner_side] += 1
+    return [
+        {"family": family, "size": size, "games": wins + losses, "wins": wins, "losses": losses}
+        for (family, size), (wins, losses) in counts.items()
+    ]

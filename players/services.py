@@ -7,23 +7,32 @@ never be two people at one table; login accepts the username in any case for the
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
 from typing import Any
 
 import structlog
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import authenticate, user_logged_in, user_logged_out
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
+from games.errors import GameNotFound
 from games.models import Game, Seat
+from games.store import lock_game
 from players import ratings
-from players.models import Player, Rating, RatingChange, rating_pool
+from players.models import Block, Player, Rating, RatingChange, rating_pool
+from players.names import reads_as_bot
+from players.signals import account_deleting, game_rated
 from truc_api.problems import ApplicationError
+
+logger = structlog.get_logger(__name__)
 
 
 class UsernameTaken(ApplicationError):
@@ -40,15 +49,15 @@ class InvalidCredentials(ApplicationError):
 
 
 class WeakPassword(ApplicationError):
-    """AUTH_PASSWORD_VALIDATORS said no: a 400 listing each reason under the `password` field."""
+    """AUTH_PASSWORD_VALIDATORS said no: a 400 listing each reason under the password's field."""
 
     code = "invalid_request"
     status = HTTPStatus.BAD_REQUEST
     title = "The request is not valid."
 
-    def __init__(self, error: DjangoValidationError) -> None:
+    def __init__(self, error: DjangoValidationError, field: str = "password") -> None:
         errors = [
-            {"field": "password", "code": reason.code or "invalid", "message": message}
+            {"field": field, "code": reason.code or "invalid", "message": message}
             for reason in error.error_list
             for message in reason.messages
         ]
@@ -64,7 +73,25 @@ class Session:
     expiry: datetime
 
 
+class WrongPassword(ApplicationError):
+    """The password the request confirms itself with is not the account's: a 400 on that field
+    (a 401 would tell the client its token is bad, and it is not)."""
+
+    code = "invalid_request"
+    status = HTTPStatus.BAD_REQUEST
+    title = "The request is not valid."
+
+    def __init__(self, field: str) -> None:
+        message = "This is not your current password."
+        super().__init__(
+            "The request has invalid fields.",
+            extra={"errors": [{"field": field, "code": "wrong_password", "message": message}]},
+        )
+
+
 BOT_PREFIX = "bot-"
+#: The name a deleted account keeps, so its finished games still read whole.
+DELETED_PREFIX = "deleted-"
 
 
 def register_player(
@@ -75,9 +102,12 @@ def register_player(
         validate_password(password, user=candidate)
     except DjangoValidationError as error:
         raise WeakPassword(error) from None
-    # "bot-" names are the server's own bot players (games/bot_players.py).
-    if username.lower().startswith(BOT_PREFIX) or (
-        Player.objects.filter(username__iexact=username).exists()
+    # "bot-" names are the server's own bot players (games/bot_players.py), and a username is
+    # shown where there is no display name: none may read as a bot's (players/names.py).
+    if (
+        reads_as_bot(username)
+        or username.lower().startswith((BOT_PREFIX, DELETED_PREFIX))
+        or Player.objects.filter(username__iexact=username).exists()
     ):
         raise UsernameTaken()
     try:
@@ -122,20 +152,95 @@ def log_out_everywhere(player: Player, *, request: Any = None) -> None:
     user_logged_out.send(sender=Player, request=request, user=player)
 
 
-def update_profile(player: Player, *, display_name: str | None = None) -> Player:
+def update_profile(
+    player: Player, *, display_name: str | None = None, challenges_from: str | None = None
+) -> Player:
     """Change what is given; None leaves a field as it is."""
     changed = []
     if display_name is not None:
         player.display_name = display_name
         changed.append("display_name")
+    if challenges_from is not None:
+        player.challenges_from = challenges_from
+        changed.append("challenges_from")
     if changed:
         player.save(update_fields=changed)
     return player
 
 
-# --- Ratings -------------------------------------------------------------------------------------
+def change_password(player: Player, *, current: str, new: str, keep: Any = None) -> Player:
+    """A new password; every token but ``keep`` (the request's own) is revoked."""
+    if not player.check_password(current):
+        raise WrongPassword("current_password")
+    try:
+        validate_password(new, user=player)
+    except DjangoValidationError as error:
+        raise WeakPassword(error, "new_password") from None
+    with transaction.atomic():
+        player.set_password(new)
+        player.save(update_fields=["password"])
+        tokens = AuthToken.objects.filter(user=player)
+        if keep is not None:
+            tokens = tokens.exclude(digest=keep.digest)
+        tokens.delete()
+    logger.info("account.password_changed", player_id=player.pk)
+    return player
 
-logger = structlog.get_logger(__name__)
+
+def delete_account(player: Player, *, password: str) -> None:
+    """Erase the player's personal data and end what he takes part in.
+
+    The row stays, under a name that says nothing (``deleted-<random>``), so that finished games
+    and his opponents' histories read whole; active games are resigned and the rest ends through
+    ``signals.account_deleting``; every token dies, so the account can never be used again."""
+    if not player.check_password(password):
+        raise WrongPassword("password")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        account_deleting.send(sender=Player, player=player)
+        player.username = f"{DELETED_PREFIX}{secrets.token_hex(8)}"
+        player.display_name = player.email = player.first_name = player.last_name = ""
+        player.set_unusable_password()
+        player.is_active = player.is_staff = player.is_superuser = False
+        player.last_login = None
+        player.deleted_at = timezone.now()
+        player.challenges_from = Player.ChallengesFrom.EVERYONE
+        player.save()
+        AuthToken.objects.filter(user=player).delete()
+        # The admin's history names objects by their str(): the old name would outlive the account.
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(Player), object_id=str(player.pk)
+        ).update(object_repr=player.username)
+    logger.info("account.deleted", player_id=player.pk)
+
+
+def block(player: Player, blocked_id: int) -> Block:
+    """``player`` blocks another: idempotent; blocking oneself or nobody is a 400."""
+    other = Player.objects.filter(pk=blocked_id, is_active=True).exclude(pk=player.pk).first()
+    if other is None:
+        raise NoSuchPlayer("blocked_id")
+    found, _ = Block.objects.get_or_create(blocker=player, blocked=other)
+    return found
+
+
+def unblock(player: Player, blocked_id: int) -> None:
+    Block.objects.filter(blocker=player, blocked_id=blocked_id).delete()
+
+
+class NoSuchPlayer(ApplicationError):
+    code = "invalid_request"
+    status = HTTPStatus.BAD_REQUEST
+    title = "The request is not valid."
+
+    def __init__(self, field: str) -> None:
+        message = "No such player (or yourself)."
+        super().__init__(
+            "The request has invalid fields.",
+            extra={"errors": [{"field": field, "code": "no_such_player", "message": message}]},
+        )
+
+
+# --- Ratings -------------------------------------------------------------------------------------
 
 
 def rate_game(game_id: Any) -> list[RatingChange]:
@@ -148,8 +253,11 @@ def rate_game(game_id: Any) -> list[RatingChange]:
     constraint on (game, player) is the backstop should a writer ever skip that lock.
     """
     with transaction.atomic():
-        game = _lock_game(game_id)
-        if game is None or not _is_ratable(game) or _rated_before(game):
+        try:
+            game = lock_game(game_id)
+        except GameNotFound:
+            return []
+        if not _is_ratable(game) or _rated_before(game):
             return []
         seats = list(
             Seat.objects.filter(game=game).order_by("number").values_list("number", "player_id")
@@ -194,14 +302,8 @@ def rate_game(game_id: Any) -> list[RatingChange]:
             rating.games += 1
             rating.updated_at = now
         Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
+        game_rated.send(sender=RatingChange, game=game, changes=changes)
         return changes
-
-
-def _lock_game(game_id: Any) -> Game | None:
-    try:
-        return Game.objects.select_for_update().filter(pk=game_id).first()
-    except (ValueError, TypeError, DjangoValidationError):  # not a UUID: no such game
-        return None
 
 
 def _is_ratable(game: Game) -> bool:

@@ -1,10 +1,10 @@
 """Celery tasks for players (ratings, expired tokens): they take ids, call a service, and are safe
 to run any number of times.
 
-The game server sends ``rate_game.delay_on_commit(game.id)`` when a match ends, so the task runs
-only once the result is committed (and never for a rolled-back one). A message can still be lost
-(broker restart, worker killed before it acknowledged): ``reconcile_ratings``, on the beat every
-five minutes (CELERY_BEAT_SCHEDULE in settings.py), rates whatever such games remain.
+The game server sends ``rate_game`` when a match ends, after the commit (``games.tasks``), so the
+task runs only once the result is committed (and never for a rolled-back one). A message can still
+be lost (broker restart, worker killed before it acknowledged): ``reconcile_ratings``, on the beat
+every five minutes (CELERY_BEAT_SCHEDULE in settings.py), rates whatever such games remain.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def client_of(name: str) -> tuple[Client, str]:
 
 
 def poll(game_id: str, token: str, tag: str) -> int:
-    """A conditional read through the WSGI application, as the server calls it."""
+    """A conditional read through truc_api/wsgi.py, as the server calls it."""
     environ = {
         "REQUEST_METHOD": "GET",
         "PATH_INFO": f"/api/games/{game_id}",

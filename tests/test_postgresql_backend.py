@@ -1,14 +1,11 @@
 """The PostgreSQL backend's health check (truc_api/postgresql/base.py): no round trip for a
 healthy kept connection, and a connection the server ended is replaced before a request uses it."""
 
-import json
 import select
 import time
 
 import pytest
 from django.db import DatabaseError, connection, transaction
-
-from truc_api import db
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL backend"),
@@ -60,7 +57,9 @@ def test_a_connection_the_server_ended_is_replaced_before_the_next_request_uses_
 
     assert not connection.is_usable()
     connection.health_check_done = False  # a new request, as Django's request_started sets it
-    assert db.rows("SELECT pg_backend_pid()")[0][0] != ended  # our own statements' path
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != ended
     connection.health_check_done = False
     connection.connection.close()  # a second time, through Django's cursors: still no error
     assert client.get("/api/health/ready").status_code == 200
@@ -68,19 +67,6 @@ def test_a_connection_the_server_ended_is_replaced_before_the_next_request_uses_
 
 def test_within_a_failed_transaction_the_connection_is_not_usable():
     with transaction.atomic():
-        with pytest.raises(DatabaseError):
-            db.rows("SELECT 1 / 0")
+        with pytest.raises(DatabaseError), connection.cursor() as cursor:
+            cursor.execute("SELECT 1 / 0")
         assert not connection.is_usable()  # Django's own check, which sees the failure
-
-
-def test_json_values_are_stored_as_the_standard_encoder_would_store_them():
-    value = {"scores": [12, 0], "ratio": 2.5, "none": None, "yes": True, 3: "ü", "ñ": {"a": []}}
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT %s::jsonb = %s::jsonb, %s::jsonb::text",
-            [adapted := connection.ops.adapt_json_value(value, None), json.dumps(value), adapted],
-        )
-        same, stored = cursor.fetchone()
-
-    assert same
-    assert json.loads(stored) == json.loads(json.dumps(value))  # 3 became "3", as json.dumps has it

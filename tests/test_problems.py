@@ -86,7 +86,7 @@ def test_problems_drf_exceptions_map_to_status_and_code(exc, status, code):
 def test_problems_not_authenticated_challenges_for_a_token():
     response = problem_exception_handler(exceptions.NotAuthenticated(), {})
 
-    assert response["WWW-Authenticate"] == "Token"
+    assert response["WWW-Authenticate"] == "Bearer"
 
 
 def test_problems_throttled_says_when_to_retry():

@@ -10,7 +10,7 @@ import pytest
 import redis
 from django.core.cache import cache
 
-from truc_api.throttling import UserRateThrottle
+from truc_api.throttling import UserRateThrottle, client_address
 
 
 @pytest.fixture
@@ -104,3 +104,47 @@ def test_in_redis_a_count_kept_in_another_format_counts_as_nothing(in_redis):
 
     assert [_asks(1)[0] for _ in range(6)] == [True] * 6
     assert not _asks(1)[0]
+
+
+# --- whose requests count: X-Forwarded-For only from a trusted proxy ----------------------------
+
+LOGIN = "/api/auth/login"
+
+
+def _wrong_logins(client, forwarded_for, times: int = 11, **meta: str) -> list[int]:
+    """``times`` wrong logins, the i-th with the X-Forwarded-For ``forwarded_for(i)``."""
+    body = {"username": "nobody", "password": "wrong-password-1"}
+    return [
+        client.post(
+            LOGIN, body, content_type="application/json", HTTP_X_FORWARDED_FOR=forwarded_for(i)
+        ).status_code
+        for i in range(times)
+    ]
+
+
+@pytest.mark.django_db
+def test_a_made_up_forwarded_for_does_not_make_a_new_client(client):
+    """From a peer that is no proxy, a new header each time is still the same client."""
+    codes = _wrong_logins(client, lambda i: f"198.51.100.{i}")
+
+    assert codes[:10] == [401] * 10  # THROTTLE_RATE_LOGIN: 10 a minute
+    assert codes[10] == 429
+
+
+@pytest.mark.django_db
+def test_behind_a_trusted_proxy_each_forwarded_client_counts_apart(client, settings):
+    settings.TRUSTED_PROXIES = ["127.0.0.0/8"]  # the test client's peer
+
+    assert _wrong_logins(client, lambda i: f"198.51.100.{i}") == [401] * 11
+    # What the client wrote before the proxy's entry is not believed: the proxy saw 203.0.113.9.
+    forged = _wrong_logins(client, lambda i: f"10.0.0.{i}, 203.0.113.9")
+    assert forged[:10] == [401] * 10 and forged[10] == 429
+
+
+def test_client_address_skips_every_trusted_hop(settings):
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8", "::1"]
+    meta = {"REMOTE_ADDR": "::1", "HTTP_X_FORWARDED_FOR": "1.1.1.1, 203.0.113.9, 10.2.3.4"}
+
+    assert client_address(meta) == "203.0.113.9"
+    assert client_address({**meta, "REMOTE_ADDR": "192.0.2.1"}) == "192.0.2.1"
+    assert client_address({"REMOTE_ADDR": "::1", "HTTP_X_FORWARDED_FOR": "junk"}) == "junk"

@@ -27,10 +27,22 @@ class ApplicationError(Exception):
     status: ClassVar[int] = HTTPStatus.BAD_REQUEST
     title: ClassVar[str] = "The request cannot be carried out."
 
-    def __init__(self, detail: str | None = None, *, extra: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        extra: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ):
         super().__init__(detail or self.title)
         self.detail = detail
         self.extra = dict(extra or {})
+        self.headers = dict(headers or {})  # Retry-After, say
+
+    @classmethod
+    def codes(cls) -> tuple[str, ...]:
+        """Every `code` an error of this class answers with (one, unless a subclass says)."""
+        return (cls.code,)
 
 
 # DRF's exceptions, most specific first, with the code each one answers with.
@@ -45,6 +57,21 @@ _API_EXCEPTION_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
     (exceptions.NotAcceptable, "not_acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type"),
     (exceptions.Throttled, "throttled"),
+)
+
+
+#: The codes of the errors that are not an ApplicationError: DRF's, and Django's error views.
+FRAMEWORK_CODES = (
+    *dict.fromkeys(code for _, code in _API_EXCEPTION_CODES),
+    "invalid_request",
+    "permission_denied",
+    "not_found",
+    "server_error",
+    # Answered by the deployment's proxy before a request reaches the app
+    # (deploy/nginx/truc-api.conf.template): a body too slow, too large, the app not answering.
+    "request_timeout",
+    "too_large",
+    "unavailable",
 )
 
 
@@ -64,6 +91,29 @@ def problem_body(
 
 def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
     """DRF's EXCEPTION_HANDLER: answer with a problem, or None to let Django's handler500 act."""
+    found = problem_of(exc)
+    if found is None:
+        return None
+    body, headers = found
+    set_rollback()
+    response = Response(body, status=body["status"], headers=headers)
+    response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def problem_for(exc: Exception) -> JsonResponse | None:
+    """The same answer for a plain Django view (the streams' async views are not DRF's)."""
+    found = problem_of(exc)
+    if found is None:
+        return None
+    body, headers = found
+    return JsonResponse(
+        body, status=body["status"], headers=headers, content_type=PROBLEM_CONTENT_TYPE
+    )
+
+
+def problem_of(exc: Exception) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The body and headers of the problem ``exc`` is, or None for an unexpected error."""
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -73,21 +123,18 @@ def problem_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Res
     if isinstance(exc, ApplicationError):
         # `extra` adds members (RFC 9457 extensions); it cannot overwrite the standard ones.
         body = {**exc.extra, **problem_body(exc.status, exc.code, exc.detail, title=exc.title)}
+        headers.update(exc.headers)
     elif isinstance(exc, exceptions.APIException):
         body = _api_exception_body(exc)
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             # DRF answers 403 when the view has no authenticator; a client still needs a 401.
-            headers["WWW-Authenticate"] = getattr(exc, "auth_header", None) or "Token"
+            headers["WWW-Authenticate"] = getattr(exc, "auth_header", None) or "Bearer"
         wait = getattr(exc, "wait", None)  # Throttled sets it; the stubs do not declare it
         if isinstance(exc, exceptions.Throttled) and wait is not None:
             headers["Retry-After"] = str(math.ceil(wait))
     else:
         return None
-
-    set_rollback()
-    response = Response(body, status=body["status"], headers=headers)
-    response.content_type = PROBLEM_CONTENT_TYPE
-    return response
+    return body, headers
 
 
 def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:

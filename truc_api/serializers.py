@@ -6,13 +6,19 @@ a 400 `invalid_request`, not silently dropped, so a client's typo never passes f
 (truc_api/problems.py writes them) in the OpenAPI schema.
 """
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from http import HTTPStatus
-from typing import Any
+from typing import Any, ClassVar
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema_field,
+)
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
@@ -20,7 +26,12 @@ from truc_api.problems import PROBLEM_CONTENT_TYPE, ApplicationError, problem_bo
 
 
 class StrictSerializer(serializers.Serializer[Any]):
-    """Rejects keys that are not declared fields. Works as a mixin too: `(StrictSerializer, X)`."""
+    """Rejects keys that are not declared fields, and values not of their field's JSON type (DRF
+    would read `0` as the string "0" or as false): what the schema calls invalid is a 400. With
+    ``from_query``, values are query strings, and a whole number is digits only.
+    Works as a mixin too: `(StrictSerializer, X)`."""
+
+    from_query: ClassVar[bool] = False
 
     def to_internal_value(self, data: Any) -> Any:
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
@@ -28,6 +39,14 @@ class StrictSerializer(serializers.Serializer[Any]):
             key: [ErrorDetail("This field is not expected.", code="unknown_field")]
             for key in unknown
         }
+        if isinstance(data, Mapping):
+            errors |= {
+                name: [ErrorDetail(f"Expected {wanted}.", code="invalid_type")]
+                for name, field in self.fields.items()
+                if name in data
+                and data[name] is not None
+                and (wanted := _wrong_type(field, data[name], self.from_query))
+            }
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as exc:
@@ -39,11 +58,53 @@ class StrictSerializer(serializers.Serializer[Any]):
         return value
 
 
+def _wrong_type(
+    field: serializers.Field[Any, Any, Any, Any], value: Any, query: bool
+) -> str | None:
+    """What ``field`` wants when ``value`` is not of its JSON type; None when it is."""
+    if isinstance(field, serializers.JSONField) or field.read_only:
+        return None
+    if query:
+        if isinstance(field, serializers.IntegerField) and not _DIGITS.fullmatch(str(value)):
+            return "a whole number"
+        return None
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else "true or false"
+    if isinstance(field, serializers.IntegerField):
+        return None if type(value) is int else "a whole number"
+    if isinstance(field, serializers.ChoiceField):
+        kinds = {type(choice) for choice in field.choices}
+        return None if type(value) in kinds else "one of the listed values"
+    if isinstance(field, serializers.CharField | serializers.UUIDField):
+        return None if isinstance(value, str) else "a string"
+    if isinstance(field, serializers.ListField | serializers.ListSerializer):
+        return None if isinstance(value, list) else "a list"
+    if isinstance(field, serializers.Serializer):
+        return None if isinstance(value, Mapping) else "an object"
+    return None
+
+
+_DIGITS = re.compile(r"-?[0-9]{1,18}")
+
+
 def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
     """``data`` checked by ``serializer_class``; a 400 problem when it does not pass."""
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+PAGE_PARAMETERS = ("limit", "offset")
+
+
+def validated_query(
+    serializer_class: type[serializers.Serializer[Any]], request: Any, *, paged: bool = False
+) -> dict[str, Any]:
+    """The query string checked by ``serializer_class``; a paged list's own parameters aside."""
+    query = request.query_params.dict()
+    return validated(
+        serializer_class, {k: v for k, v in query.items() if not paged or k not in PAGE_PARAMETERS}
+    )
 
 
 class ProblemFieldErrorSerializer(serializers.Serializer[Any]):
@@ -52,17 +113,29 @@ class ProblemFieldErrorSerializer(serializers.Serializer[Any]):
     message = serializers.CharField()
 
 
+@extend_schema_field({"$ref": "#/components/schemas/ProblemCode"})
+class _ProblemCodeField(serializers.CharField):
+    """Documented by the enum truc_api/openapi.py writes from every error the code can raise."""
+
+
 class ProblemSerializer(serializers.Serializer[Any]):
-    """An RFC 9457 problem, as truc_api/problems.py writes it."""
+    """An RFC 9457 problem, as truc_api/problems.py writes it. A 400 `invalid_request` says the
+    request does not match this document (`errors` names each field at fault); a request that
+    matches it but that the game's state or rules refuse is a 403, 404, 409 or 422."""
 
     type = serializers.CharField(help_text="A URN named by `code`.")
-    title = serializers.CharField()
-    status = serializers.IntegerField()
-    detail = serializers.CharField()
-    code = serializers.CharField(help_text="Stable: clients branch on this.")
+    title = serializers.CharField(help_text="The same for every problem of a `code`.")
+    status = serializers.IntegerField(min_value=400, max_value=599)
+    detail = serializers.CharField(help_text="This occurrence, for people.")
+    code = _ProblemCodeField(help_text="Stable: clients branch on this.")
     # The metaclass moves declared fields into `_declared_fields`: `Serializer.errors` survives.
     errors = ProblemFieldErrorSerializer(  # type: ignore[assignment]
         many=True, required=False, help_text="For an invalid request: one entry per field at fault."
+    )
+    current_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text="With `stale_version`, a rule's 422, `after_beyond_log`: the game's version now.",
     )
 
 

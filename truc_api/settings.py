@@ -6,6 +6,7 @@ needs nothing else running. Production sets DATABASE_URL, CELERY_BROKER_URL, CAC
 and ALLOWED_HOSTS (see docker-compose.yml).
 """
 
+import ipaddress
 import warnings
 from datetime import timedelta
 from pathlib import Path
@@ -43,12 +44,17 @@ INSTALLED_APPS = [
     "games",
     "players",
     "notifications",
+    "streams",
+    "lobby",
+    # The web table at /play/ (static ES modules over the public API).
+    "play",
 ]
 
 AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
+    "truc_api.request_bodies.ContentLengthRequiredMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
@@ -147,9 +153,6 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
-# Long polls a server process holds at once; keep it below the threads each process runs the app
-# on (notifications/stream.py, docker-compose.yml).
-LONG_POLL_SLOTS = env.int("LONG_POLL_SLOTS", default=16)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Keep Django's LOGGING (structlog, stdout) in the worker instead of Celery's own handlers.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
@@ -162,6 +165,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Longer deadlines get no task: a Redis ETA beyond the visibility timeout is redelivered (NOTES.md).
 TIMEOUT_TASK_MAX_SECONDS = env.int("TIMEOUT_TASK_MAX_SECONDS", default=1800)
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
+# How long an action's answer is kept for a retry with the same Idempotency-Key: a client retries
+# within seconds or minutes; a day covers a phone left offline overnight. The beat purges older
+# records every hour (they were 1.77 KB of the 4.5 KB the database grew per action: README.md).
+IDEMPOTENCY_HOURS = env.int("IDEMPOTENCY_HOURS", default=24)
+# A player waits at so many open games at most, and an open game waits so long for its players.
+OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)
+OPEN_GAME_TTL_HOURS = env.float("OPEN_GAME_TTL_HOURS", default=24.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep_overdue_turns",
@@ -172,8 +182,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "players.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
     },
+    # Open games that never filled (games/open_tables.py).
+    "expire-open-games": {
+        "task": "games.tasks.expire_open_games",
+        "schedule": timedelta(minutes=10),
+    },
     "purge-expired-tokens": {
         "task": "players.tasks.purge_expired_tokens",
+        "schedule": timedelta(hours=1),
+    },
+    # Idempotency records older than IDEMPOTENCY_HOURS (games/tasks.py).
+    "purge-idempotency-records": {
+        "task": "games.tasks.purge_idempotency_records",
         "schedule": timedelta(hours=1),
     },
 }
@@ -207,6 +227,13 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
+# The proxies (addresses or networks) whose X-Forwarded-For is believed: the throttles count a
+# client by its address (truc_api/throttling.py). None by default: the peer is the client.
+TRUSTED_PROXIES = [
+    str(ipaddress.ip_network(proxy, strict=False))  # a typo fails at start, not per request
+    for proxy in env.list("TRUSTED_PROXIES", default=[])
+]
+
 REST_KNOX = {
     # knox stores only a SHA-512 digest of each token; a token expires after TOKEN_TTL.
     "TOKEN_TTL": timedelta(days=env.int("TOKEN_TTL_DAYS", default=30)),
@@ -214,7 +241,10 @@ REST_KNOX = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "ENUM_NAME_OVERRIDES": {"GameStatusEnum": "games.models.Game.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "LevelEnum": "games.bots.LEVELS",
+    },
     "TITLE": "Truc API",
     "DESCRIPTION": (
         "A REST game server that referees Truc valencià and Truco argentino. "
@@ -227,6 +257,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The contract's components (games/contract.py) and the problem codes (truc_api/openapi.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.contract.install",
+        "truc_api.openapi.postprocess",
+    ],
 }
 
 # --- Notifications (notifications/): webhooks and "deadline is near" reminders ----------------
@@ -238,14 +274,18 @@ _DEFAULT_RETRY_DELAYS = [5, 30, 120, 600, 1800, 3600, 10800, 21600]
 WEBHOOK_RETRY_DELAYS = [
     float(delay) for delay in env.list("WEBHOOK_RETRY_DELAYS", default=_DEFAULT_RETRY_DELAYS)
 ]
-WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# An attempt holds a worker this long at most: connecting to the receiver, then the whole
+# exchange (a receiver that trickles its answer is cut off at WEBHOOK_TIMEOUT_SECONDS).
+WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=2.0)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
 # A retry further away gets no ETA task (a Redis ETA past the visibility timeout is delivered
 # again, NOTES.md): the sweep sends it once it is overdue by WEBHOOK_SWEEP_GRACE_SECONDS.
 WEBHOOK_TASK_MAX_DELAY_SECONDS = env.float("WEBHOOK_TASK_MAX_DELAY_SECONDS", default=1800.0)
 WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
 WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
-# A queue of their own keeps slow receivers from delaying turn timeouts; "" is the default queue.
-WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="")
+# A queue of their own, with workers of their own (docker-compose.yml, `manage.py serve`), keeps
+# slow receivers from delaying turn timeouts and bots; "" sends them to the default queue.
+WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="webhooks")
 REMINDER_LEAD_SECONDS = env.int("REMINDER_LEAD_SECONDS", default=3600)
 REMINDER_SWEEP_SECONDS = env.float("REMINDER_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["sweep-webhook-deliveries"] = {
@@ -259,10 +299,34 @@ CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "NotificationKindEnum": "notifications.models.Kind",
     "DeliveryStatusEnum": "notifications.models.Delivery.Status",
-    # Names the games' enums had before these: generated clients import them.
-    "TypeEnum": "notifications.api.docs.ACTION_TYPES",
-    "KindEnum": "notifications.api.docs.POINT_KINDS",
 }
+
+# --- Streams (streams/): Server-Sent Events, woken through Redis pub/sub after commit ---------
+
+# Every server process subscribes to <STREAMS_CHANNEL_PREFIX>:* here; with no URL (the embedded
+# defaults of `make run`) a process wakes only its own streams (streams/bus.py). Pub/sub channels
+# are shared by every database of a Redis server: the prefix keeps deployments (and parallel test
+# runs) apart.
+STREAMS_REDIS_URL = env.str(
+    "STREAMS_REDIS_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+STREAMS_CHANNEL_PREFIX = env.str("STREAMS_CHANNEL_PREFIX", default="truc")
+# A comment line on an idle stream this often (proxies drop silent connections).
+STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
+# How often a process asks the database whether anything moved that no notification told (a
+# lost one, or with no Redis a move made by another process, such as the Celery worker).
+STREAM_CHECK_SECONDS = env.float(
+    "STREAM_CHECK_SECONDS", default=STREAM_HEARTBEAT_SECONDS if STREAMS_REDIS_URL else 1.0
+)
+STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
+STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
+STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
+# What a stream tells EventSource to wait before reconnecting after a drop.
+STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
+# The streams are Django async views, which drf-spectacular does not see: a hook documents them.
+# Before the contract's hook, which adds the components they refer to (FeedItem, Game).
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"].insert(1, "streams.docs.add_streams")
 
 # --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
 
@@ -272,7 +336,7 @@ LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INF
 # apps and servers are not subject to CORS. Tokens go in a header, so no credentials are shared.
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_EXPOSE_HEADERS = ["ETag", "X-Request-ID", "Idempotent-Replayed", "Retry-After"]
-CORS_ALLOW_HEADERS = [*default_cors_headers, "idempotency-key", "if-none-match"]
+CORS_ALLOW_HEADERS = [*default_cors_headers, "idempotency-key", "if-none-match", "last-event-id"]
 
 # --- Production hardening --------------------------------------------------------------------
 
@@ -291,3 +355,24 @@ if not DEBUG:
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips the client's.
     if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- The lobby (lobby/): seeks, challenges, rematches, table chat -------------------------------
+
+# A seek's default rating window: this many points either side of the seeker's rating, widening
+# by LOBBY_WINDOW_PER_SECOND for each second waited, up to LOBBY_WINDOW_MOST (lobby/pairing.py).
+LOBBY_WINDOW_BASE = env.int("LOBBY_WINDOW_BASE", default=100)
+LOBBY_WINDOW_PER_SECOND = env.float("LOBBY_WINDOW_PER_SECOND", default=2.0)
+LOBBY_WINDOW_MOST = env.int("LOBBY_WINDOW_MOST", default=500)
+LOBBY_SEEK_SECONDS = env.int("LOBBY_SEEK_SECONDS", default=1800)
+LOBBY_CHALLENGE_SECONDS = env.int("LOBBY_CHALLENGE_SECONDS", default=86_400)
+# The seeks of one pool that one pairing pass locks and considers at most, oldest first.
+LOBBY_PAIRING_BATCH = env.int("LOBBY_PAIRING_BATCH", default=5000)
+LOBBY_SWEEP_SECONDS = env.float("LOBBY_SWEEP_SECONDS", default=5.0)
+CELERY_BEAT_SCHEDULE["lobby-sweep"] = {
+    "task": "lobby.tasks.sweep_lobby",
+    "schedule": LOBBY_SWEEP_SECONDS,
+}
+# Table chat: a line's length, and how many lines one player may say at a game in a window.
+CHAT_MAX_LENGTH = env.int("CHAT_MAX_LENGTH", default=280)
+CHAT_RATE_LINES = env.int("CHAT_RATE_LINES", default=5)
+CHAT_RATE_SECONDS = env.int("CHAT_RATE_SECONDS", default=10)

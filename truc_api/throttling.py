@@ -10,12 +10,20 @@ a rate of N per period lets a burst of N through, then one request every period 
 limits, a float read and written per request: in Redis by a script, in one round trip and at
 once; in another cache, like DRF's, in two steps (requests racing from several processes may let
 a few more through than the rate says).
+
+Whose requests count: an anonymous client is its address, which is the connection's peer unless
+that peer is one of ``TRUSTED_PROXIES``; only then does ``X-Forwarded-For`` say who it is (the
+nearest address in it that is not a trusted proxy). A client talking to the server directly could
+otherwise be a new client with every made-up header (DRF trusts the header whole by default).
 """
 
 from __future__ import annotations
 
+import ipaddress
+from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.utils.connection import ConnectionProxy
@@ -47,6 +55,37 @@ class _Cell(throttling.SimpleRateThrottle):
 
     def wait(self) -> float:
         return self.wait_seconds
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request.META)
+
+
+def client_address(meta: dict[str, Any]) -> str:
+    """The client's address: the peer's, or, behind a trusted proxy, the nearest address in
+    X-Forwarded-For that is not a trusted proxy's (each proxy appends the peer it saw)."""
+    address = str(meta.get("REMOTE_ADDR", ""))
+    if not _trusted(address):
+        return address
+    for hop in reversed(str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",")):
+        address = hop.strip()
+        if not _trusted(address):
+            break
+    return address
+
+
+def _trusted(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False  # not an address (a made-up header, a Unix socket): never a proxy
+    return any(ip in network for network in _trusted_networks(tuple(settings.TRUSTED_PROXIES)))
+
+
+@cache
+def _trusted_networks(
+    proxies: tuple[str, ...],
+) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
 
 
 # Each after DRF's own class, which says whose requests count (and, scoped, at which rate).

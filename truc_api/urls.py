@@ -12,6 +12,8 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("games.api.urls")),
     path("", include("players.api.urls")),
     path("", include("notifications.api.urls")),
+    path("", include("streams.urls")),
+    path("", include("lobby.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
@@ -22,6 +24,8 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("api/", include(api_urlpatterns)),
     path("admin/", admin.site.urls),
+    # The web table: a page and static modules that use only the API above.
+    path("play/", include("play.urls")),
 ]
 
 # Every error outside DRF is a problem+json body too (truc_api/problems.py), never an HTML page.

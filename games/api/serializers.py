@@ -8,46 +8,66 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import contract
 from games.bots import LEVELS
 from games.engine import PRESETS
-from games.engine import rules as engine_rules
-from games.engine.actions import ALIASES, CANONICAL
 from games.models import Game
+from players.models import RatingFamily, RatingSize
 from truc_api.serializers import StrictSerializer
 
+
+def component(name: str, *, many: bool = False, nullable: bool = False, **kwargs: Any) -> Any:
+    """A field documented as the contract's component ``name`` (a list of it with ``many``)."""
+    schema = contract.ref(name)
+    if many:
+        schema = {"type": "array", "items": schema}
+    if nullable:
+        schema = contract.nullable(schema)
+    # A class of its own: DRF rebuilds a serializer's fields from their class for each instance,
+    # so an annotation on the field object itself would be lost.
+    documented = type(f"{name}Field", (serializers.JSONField,), {})
+    return extend_schema_field(schema)(documented)(**kwargs)
+
+
+def component_choice(name: str, choices: Any, **kwargs: Any) -> Any:
+    """A choice among the contract's component ``name``'s values, documented as that component."""
+    documented = type(f"{name}ChoiceField", (serializers.ChoiceField,), {})
+    return extend_schema_field(contract.ref(name))(documented)(choices, **kwargs)
+
+
 # --- input -------------------------------------------------------------------------------------
+# The engine checks what it owns: a game's rules (``resolve_rules``) and an action's type and card
+# (``Action.from_json``); these serializers check the rest, and document the engine's part with
+# the components of games/api/contract.py, generated from the same tables.
 
 
-class RuleOptionsSerializer(StrictSerializer):
-    """Overrides of the preset's options (RULES.md §2); any subset, every one optional."""
+@extend_schema_field(contract.ref("RuleOptions"))
+class RuleOptionsField(serializers.JSONField):
+    """Overrides of a preset's options: an object, whose names and values the engine checks
+    (``resolve_rules``: one validator), documented by the contract's ``RuleOptions``."""
 
-    deck = serializers.ChoiceField(engine_rules.DECK_NAMES, required=False)
-    target = serializers.IntegerField(min_value=6, max_value=60, required=False)
-    buenas_from = serializers.IntegerField(min_value=2, max_value=60, required=False)
-    camas_to_win = serializers.IntegerField(min_value=1, max_value=5, required=False)
-    first_parda = serializers.ChoiceField(engine_rules.FIRST_PARDA, required=False)
-    envido_window = serializers.ChoiceField(engine_rules.ENVIDO_WINDOWS, required=False)
-    envido_raise = serializers.ChoiceField(engine_rules.ENVIDO_RAISES, required=False)
-    falta = serializers.ChoiceField(engine_rules.FALTA_MODES, required=False)
-    truco_top = serializers.ChoiceField(engine_rules.TRUCO_TOPS, required=False)
-    mazo_team = serializers.ChoiceField(engine_rules.MAZO_TEAMS, required=False)
-    mazo_envido_penalty = serializers.BooleanField(required=False)
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("Expected an object.", code="invalid_type")
+        return data
 
 
 class BotSeatSerializer(StrictSerializer):
     """A server-side bot in one seat."""
 
-    seat = serializers.IntegerField(min_value=1, max_value=3)
+    seat = serializers.IntegerField(min_value=1, max_value=contract.MAX_PLAYERS - 1)
     level = serializers.ChoiceField(LEVELS, help_text="random, basic or strong.")
 
 
 class GameCreateSerializer(StrictSerializer):
     """A new table: its preset, size, visibility and rule overrides. Unknown keys are a 400."""
 
-    preset = serializers.ChoiceField(tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    preset = component_choice("Preset", tuple(PRESETS))
+    players = component(
+        "Players", default=2, help_text="Players at the table (checked with the rules)."
+    )
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
-    options = RuleOptionsSerializer(required=False, default=dict)
+    options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(
         min_value=5,
         max_value=30 * 86_400,
@@ -64,7 +84,7 @@ class GameCreateSerializer(StrictSerializer):
         many=True,
         required=False,
         default=list,
-        help_text="Server-side bots for some of seats 1-3; a game with a bot is not rated.",
+        help_text="Server-side bots in distinct seats from 1 up; a game with a bot is not rated.",
     )
 
 
@@ -72,7 +92,10 @@ class JoinSerializer(StrictSerializer):
     """Take a seat at this game; the body may be empty. Unknown keys are a 400."""
 
     seat = serializers.IntegerField(
-        min_value=0, max_value=3, required=False, help_text="A free seat; the first by default."
+        min_value=0,
+        max_value=contract.MAX_PLAYERS - 1,
+        required=False,
+        help_text="A free seat; the first by default.",
     )
     join_code = serializers.CharField(
         max_length=16, required=False, help_text="Needed for a private game."
@@ -83,71 +106,36 @@ class JoinByCodeSerializer(StrictSerializer):
     """Take a seat at the private game with this code. Unknown keys are a 400."""
 
     join_code = serializers.CharField(max_length=16)
-    seat = serializers.IntegerField(min_value=0, max_value=3, required=False)
-
-
-class _Shared(tuple[str, ...]):
-    """Choices that DRF's per-request deep copy of a serializer's fields may share: copying these
-    thirty strings one by one was a fifth of validating an action (182 -> 143 us, measured)."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
-        return self
-
-
-_ACTION_TYPES = frozenset((*CANONICAL, *ALIASES))
-_PLAIN_KEYS = frozenset(("type", "card", "expected_version"))
+    seat = serializers.IntegerField(min_value=0, max_value=contract.MAX_PLAYERS - 1, required=False)
 
 
 class ActionSerializer(StrictSerializer):
-    """An action for the caller's own seat: the seat always comes from the token, never the body."""
+    """An action for the caller's own seat: the seat always comes from the token, never the body.
+    ``type`` and ``card`` are the engine's to read (``services.act``); documented by the
+    ``ActionRequest`` component."""
 
-    type = serializers.ChoiceField(
-        _Shared((*CANONICAL, *ALIASES)),
-        help_text="Canonical names, or their valenciano aliases (RULES.md §5).",
-    )
-    card = serializers.CharField(
-        max_length=3, required=False, help_text="With `play` only: the card, e.g. `7O`."
-    )
-    expected_version = serializers.IntegerField(
-        min_value=0, help_text="The game version the client acted on; 409 if it has moved on."
-    )
-
-    @classmethod
-    def plain(cls, data: Any) -> dict[str, Any] | None:
-        """``data`` as validation returns it, when it is an action in its plainest form (each
-        value of its own JSON type, nothing to trim or convert); None for anything else, which
-        the serializer checks and explains. Building the serializer copies its fields for each
-        request: this check costs a tenth of it (bench/README.md), and tests hold it to the
-        serializer's answers."""
-        if not isinstance(data, dict) or not _PLAIN_KEYS.issuperset(data):
-            return None
-        kind, card, version = data.get("type"), data.get("card", ""), data.get("expected_version")
-        if kind.__class__ is not str or kind not in _ACTION_TYPES:
-            return None
-        if version.__class__ is not int or version < 0:
-            return None
-        if "card" in data and (
-            card.__class__ is not str
-            or not 0 < len(card) <= 3
-            or card != card.strip()
-            or "\x00" in card
-        ):
-            return None
-        return dict(data)
+    type = serializers.JSONField()
+    card = serializers.JSONField(required=False)
+    expected_version = serializers.IntegerField(min_value=0)
 
 
 class FeedQuerySerializer(StrictSerializer):
+    from_query = True
+
     after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
     limit = serializers.IntegerField(min_value=1, max_value=500, default=200)
 
 
+class OpenGamesQuerySerializer(StrictSerializer):
+    from_query = True
+
+    preset = component_choice("Preset", tuple(PRESETS), required=False, help_text="Only this.")
+    players = component_choice(
+        "Players", contract.PLAYER_COUNTS, required=False, help_text="Only tables of this size."
+    )
+
+
 # --- output (documentation of the selectors' dictionaries) -------------------------------------
-
-
-@extend_schema_field({"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["parda"]}]})
-class BazaResultField(serializers.Field):
-    def to_representation(self, value: Any) -> Any:
-        return value
 
 
 class PlayerRefSerializer(serializers.Serializer):
@@ -155,54 +143,74 @@ class PlayerRefSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
-class SeatSerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    player = PlayerRefSerializer(allow_null=True)
+class TableSeatSerializer(serializers.Serializer):
+    """A seat of the table and who sits in it."""
+
+    seat = component("Seat")
+    player = PlayerRefSerializer(allow_null=True, help_text="Null for a free seat.")
 
 
 class PlaySerializer(serializers.Serializer):
-    seat = serializers.IntegerField()
-    card = serializers.CharField()
+    seat = component("Seat")
+    card = component("CardCode")
 
 
 class PendingCallSerializer(serializers.Serializer):
-    ladder = serializers.ChoiceField(("truco", "envido"))
-    call = serializers.CharField()
-    caller = serializers.IntegerField()
-    answering_side = serializers.IntegerField()
-
-
-class TrucoViewSerializer(serializers.Serializer):
-    level = serializers.IntegerField(help_text="The accepted level: 1 (no call) to 5 (joc fora).")
-    holder = serializers.IntegerField(allow_null=True, help_text="The side holding the quiero.")
-
-
-class EnvidoViewSerializer(serializers.Serializer):
-    calls = serializers.ListField(child=serializers.CharField())
-    winner = serializers.IntegerField(allow_null=True)
-    value = serializers.IntegerField(allow_null=True, help_text="The winning value only.")
-    points = serializers.ListField(
-        child=serializers.IntegerField(), allow_null=True, help_text="[side, points]"
+    ladder = component("Ladder")
+    call = component("Call")
+    caller = component("Seat", help_text="The seat that made the call.")
+    answering_side = component(
+        "Side",
+        help_text=(
+            "The side that must answer (`quiero`, `no_quiero`, a raise): its first active player"
+            " after the caller has the turn, and either active player of that side may answer."
+        ),
     )
 
 
-class LegalActionSerializer(serializers.Serializer):
-    type = serializers.CharField()
-    card = serializers.CharField(required=False)
+class TrucoViewSerializer(serializers.Serializer):
+    level = component("TrucoLevel", help_text="The accepted level: 1 (no call) to 5 (joc fora).")
+    holder = component("Side", nullable=True, help_text="The side holding the quiero (may raise).")
+
+
+class EnvidoViewSerializer(serializers.Serializer):
+    calls = component("EnvidoCall", many=True, help_text="This hand's envido calls, in order.")
+    winner = component("Side", nullable=True, help_text="The side that won an accepted envido.")
+    value = serializers.IntegerField(allow_null=True, help_text="The winning value only.")
+    points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        allow_null=True,
+        min_length=2,
+        max_length=2,
+        help_text="`[side, points]`: the envido's points and the side they go to, scored when"
+        " the hand ends (RULES.md §7); null while nothing is owed.",
+    )
 
 
 class HandViewSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    mano = serializers.IntegerField()
+    number = serializers.IntegerField(min_value=1)
+    dealer = component("Seat")
+    mano = component("Seat", help_text="The seat after the dealer: it leads the first baza.")
     over = serializers.BooleanField()
-    my_cards = serializers.ListField(child=serializers.CharField(), allow_null=True)
-    my_envido = serializers.IntegerField(allow_null=True)
-    cards_left = serializers.ListField(child=serializers.IntegerField())
-    bazas = serializers.ListField(child=PlaySerializer(many=True))
-    baza = PlaySerializer(many=True)
-    baza_results = serializers.ListField(child=BazaResultField())
-    folded = serializers.ListField(child=serializers.IntegerField())
+    my_cards = component(
+        "CardCode",
+        many=True,
+        nullable=True,
+        help_text="The reader's unplayed cards; null for a spectator.",
+    )
+    my_envido = serializers.IntegerField(allow_null=True, help_text="The reader's envido value.")
+    cards_left = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=3),
+        help_text="By seat: how many cards each still holds.",
+    )
+    bazas = serializers.ListField(
+        child=PlaySerializer(many=True), help_text="The completed bazas' plays, in order."
+    )
+    baza = PlaySerializer(many=True, help_text="The baza in progress, in play order.")
+    baza_results = component(
+        "BazaResult", many=True, help_text="By completed baza: the side that won it, or parda."
+    )
+    folded = component("Seat", many=True, help_text="Seats that went to the mazo this hand.")
     envido_phase = serializers.BooleanField()
     pending_call = PendingCallSerializer(allow_null=True)
     truco = TrucoViewSerializer()
@@ -210,39 +218,29 @@ class HandViewSerializer(serializers.Serializer):
 
 
 class StateViewSerializer(serializers.Serializer):
-    side = serializers.IntegerField(allow_null=True)
-    scores = serializers.ListField(child=serializers.IntegerField())
-    camas = serializers.ListField(child=serializers.IntegerField())
+    side = component("Side", nullable=True, help_text="The reader's side; null for a spectator.")
+    scores = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), help_text="By side: this cama's scores."
+    )
+    camas = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), help_text="By side: camas won."
+    )
     match_over = serializers.BooleanField()
-    match_winner = serializers.IntegerField(allow_null=True)
-    end_reason = serializers.CharField(allow_null=True)
-    turn = serializers.IntegerField(allow_null=True)
+    match_winner = component("Side", nullable=True)
+    end_reason = component("MatchEndReason", nullable=True)
+    turn = component("Seat", nullable=True, help_text="The seat that must act now, if any.")
     hand = HandViewSerializer(allow_null=True)
-    legal_actions = LegalActionSerializer(many=True)
-
-
-class RulesSerializer(serializers.Serializer):
-    preset = serializers.CharField()
-    deck = serializers.CharField()
-    players = serializers.IntegerField()
-    target = serializers.IntegerField()
-    buenas_from = serializers.IntegerField()
-    camas_to_win = serializers.IntegerField()
-    first_parda = serializers.CharField()
-    envido_window = serializers.CharField()
-    envido_raise = serializers.CharField()
-    falta = serializers.CharField()
-    truco_top = serializers.CharField()
-    mazo_team = serializers.CharField()
-    mazo_envido_penalty = serializers.BooleanField()
+    legal_actions = component(
+        "LegalAction", many=True, help_text="What the reader's seat may do now; empty if nothing."
+    )
 
 
 class GameRatingChangeSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
-    seat = serializers.IntegerField(allow_null=True)
-    family = serializers.CharField()
-    size = serializers.CharField()
+    seat = component("Seat", nullable=True)
+    family = serializers.ChoiceField(RatingFamily.choices)
+    size = serializers.ChoiceField(RatingSize.choices)
     before = serializers.IntegerField()
     after = serializers.IntegerField()
     delta = serializers.IntegerField()
@@ -253,19 +251,22 @@ class ClockSerializer(serializers.Serializer):
     forfeit_after = serializers.IntegerField()
 
 
+_VERSION = "The number of events in the game's log: the last event's `seq` (0 before it starts)."
+
+
 class GameSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    preset = serializers.CharField()
-    players = serializers.IntegerField()
+    preset = component("Preset")
+    players = component("Players")
     visibility = serializers.ChoiceField(Game.Visibility.choices)
     status = serializers.ChoiceField(Game.Status.choices)
-    version = serializers.IntegerField()
+    version = serializers.IntegerField(min_value=0, help_text=_VERSION)
     created_at = serializers.DateTimeField()
-    seats = SeatSerializer(many=True)
-    my_seat = serializers.IntegerField(allow_null=True)
+    seats = TableSeatSerializer(many=True, help_text="By seat, every seat of the table.")
+    my_seat = component("Seat", nullable=True, help_text="The reader's seat; null if not seated.")
     join_code = serializers.CharField(allow_null=True, help_text="Shown to seated players only.")
-    winner_side = serializers.IntegerField(allow_null=True)
-    end_reason = serializers.CharField(allow_null=True)
+    winner_side = component("Side", nullable=True)
+    end_reason = component("GameEndReason", nullable=True)
     rated = serializers.BooleanField()
     rating_changes = GameRatingChangeSerializer(
         many=True, help_text="Empty until a finished, rated game has been rated."
@@ -274,65 +275,66 @@ class GameSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When the current turn times out (absolute, UTC)."
     )
-    rules = RulesSerializer()
+    rules = component("Rules")
     state = StateViewSerializer(allow_null=True, help_text="Null until the table is full.")
 
 
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    preset = serializers.CharField()
-    players = serializers.IntegerField()
+    preset = component("Preset")
+    players = component("Players")
     visibility = serializers.ChoiceField(Game.Visibility.choices)
     status = serializers.ChoiceField(Game.Status.choices)
-    version = serializers.IntegerField()
-    seats = SeatSerializer(many=True)
-    scores = serializers.ListField(child=serializers.IntegerField())
-    camas = serializers.ListField(child=serializers.IntegerField())
-    turn = serializers.IntegerField(allow_null=True)
+    version = serializers.IntegerField(min_value=0, help_text=_VERSION)
+    seats = TableSeatSerializer(many=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    camas = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    turn = component("Seat", nullable=True)
     deadline = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
-    my_seat = serializers.IntegerField(allow_null=True)
+    my_seat = component("Seat", nullable=True)
     awaiting = serializers.BooleanField(help_text="The game waits for the caller.")
 
 
-class FeedItemSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    at = serializers.DateTimeField()
-    seat = serializers.IntegerField(allow_null=True, help_text="The acting seat, if any.")
-    data = serializers.DictField(help_text="The event's fields, redacted for the reader.")
+class FeedPageSerializer(serializers.Serializer):
+    events = component(
+        "FeedItem", many=True, help_text="In order of `seq`, redacted for the reader."
+    )
+    after = serializers.IntegerField(
+        min_value=0, help_text="The cursor: the last `seq` here (or the one asked for when none)."
+    )
+    more = serializers.BooleanField(
+        help_text="The log holds events beyond this page: ask again with `after` at once."
+    )
+    version = serializers.IntegerField(min_value=0, help_text=_VERSION)
 
 
 class ActionResultSerializer(serializers.Serializer):
-    version = serializers.IntegerField()
-    events = FeedItemSerializer(many=True)
+    version = serializers.IntegerField(help_text=_VERSION)
+    events = component("FeedItem", many=True, help_text="The events this action caused.")
     game = GameSerializer()
 
 
-class PointsSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(("envido", "truco", "mazo_penalty"))
-    side = serializers.IntegerField()
-    points = serializers.IntegerField()
-
-
 class CamaRecordSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    winner_side = serializers.IntegerField(allow_null=True)
-    scores = serializers.ListField(child=serializers.IntegerField())
+    number = serializers.IntegerField(min_value=1)
+    winner = component("Side", nullable=True, help_text="As in its `cama_ended` event.")
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
 class HandRecordSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    cama = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    mano = serializers.IntegerField()
-    winner_side = serializers.IntegerField(allow_null=True)
-    reason = serializers.CharField(allow_null=True)
-    points = PointsSerializer(many=True)
-    scores = serializers.ListField(child=serializers.IntegerField())
+    """A hand, in the words of its `hand_dealt` and `hand_ended` events."""
+
+    number = serializers.IntegerField(min_value=1)
+    cama = serializers.IntegerField(min_value=1)
+    dealer = component("Seat")
+    mano = component("Seat")
+    winner = component("Side", nullable=True, help_text="Null while it is played.")
+    reason = component("HandEndReason", nullable=True)
+    points = component("Points", many=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
     first_seq = serializers.IntegerField()
     last_seq = serializers.IntegerField(allow_null=True)
     started_at = serializers.DateTimeField()
@@ -347,4 +349,65 @@ class HistorySerializer(serializers.Serializer):
 class ExportSerializer(serializers.Serializer):
     game = GameSerializer()
     history = HistorySerializer()
-    events = FeedItemSerializer(many=True)
+    events = component("FeedItem", many=True)
+
+
+# --- GET /api/rules ----------------------------------------------------------------------------
+
+
+class SuitInfoSerializer(serializers.Serializer):
+    code = component("Suit")
+    es = serializers.CharField(help_text="Its name in Spanish.")
+    ca = serializers.CharField(help_text="Its name in Valencian.")
+
+
+class FigureSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    es = serializers.CharField()
+    ca = serializers.CharField()
+
+
+class CardInfoSerializer(serializers.Serializer):
+    code = component("CardCode")
+    rank = serializers.IntegerField()
+    suit = component("Suit")
+    truco_strength = serializers.IntegerField(
+        help_text="Higher wins the baza; equal strengths tie (parda between sides)."
+    )
+    envido_value = serializers.IntegerField(help_text="Face value 1-7, 0 for the figures.")
+
+
+class DeckInfoSerializer(serializers.Serializer):
+    name = component("Deck")
+    cards = CardInfoSerializer(many=True, help_text="Strongest first (truco order).")
+
+
+class OptionInfoSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.ChoiceField(("integer", "choice", "boolean"))
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    values = serializers.ListField(
+        child=serializers.JSONField(), allow_null=True, help_text="A choice's values."
+    )
+
+
+class ActionInfoSerializer(serializers.Serializer):
+    type = component("ActionType")
+    aliases = component("ActionType", many=True, help_text="Valenciano names of it.")
+    takes_card = serializers.BooleanField()
+    ladder = component("Ladder", nullable=True)
+    truco_level = component("TrucoLevel", nullable=True, help_text="The level a truco call asks.")
+    envido_points = serializers.IntegerField(
+        allow_null=True, help_text="What an accepted envido call adds (falta: see RULES.md §5.2)."
+    )
+
+
+class RulesMetadataSerializer(serializers.Serializer):
+    presets = component("Rules", many=True)
+    options = OptionInfoSerializer(many=True)
+    suits = SuitInfoSerializer(many=True)
+    decks = DeckInfoSerializer(many=True)
+    figures = FigureSerializer(many=True)
+    actions = ActionInfoSerializer(many=True)
+    event_types = component("EventType", many=True)

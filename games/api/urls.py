@@ -3,6 +3,7 @@ from django.urls import path
 from games.api import views
 
 urlpatterns = [
+    path("rules", views.RulesView.as_view(), name="rules"),
     path("games", views.GameCreateView.as_view(), name="games-create"),
     path("games/open", views.OpenGamesView.as_view(), name="games-open"),
     path("games/mine", views.MyGamesView.as_view(), name="games-mine"),

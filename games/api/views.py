@@ -9,20 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from knox.models import AuthToken
 from rest_framework import generics, serializers, status
-from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
-from games.api import conditional, docs
+from games import contract, selectors, services, store
+from games.api import docs
 from games.api.serializers import (
     ActionResultSerializer,
     ActionSerializer,
     ExportSerializer,
-    FeedItemSerializer,
+    FeedPageSerializer,
     FeedQuerySerializer,
     GameCreateSerializer,
     GameSerializer,
@@ -30,16 +32,40 @@ from games.api.serializers import (
     HistorySerializer,
     JoinByCodeSerializer,
     JoinSerializer,
+    OpenGamesQuerySerializer,
+    RulesMetadataSerializer,
 )
 from games.models import Game, Seat
-from truc_api.serializers import validated
+from truc_api.pagination import Page
+from truc_api.serializers import validated, validated_query
 
-GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's UUID.")
+GAME_ID = OpenApiParameter(
+    "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
+)
 
 
-class Page(LimitOffsetPagination):
-    default_limit = 50
-    max_limit = 200
+class RulesView(APIView):
+    """The referee's tables, for clients: public, the same for everyone, cacheable."""
+
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        operation_id="rules_read",
+        tags=["rules"],
+        summary="The rules' metadata: presets, options, decks, cards, actions",
+        responses={200: RulesMetadataSerializer, **docs.problems()},
+        description=(
+            "What a client needs to render cards, sort a hand and offer actions without"
+            " hard-coding them: the presets with every option, each option's type and range, the"
+            " decks with their cards in truco order (strength and envido value of each), suit and"
+            " figure names in Spanish and Valencian, and every action with its aliases."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            contract.rules_metadata(), headers={"Cache-Control": "public, max-age=3600"}
+        )
 
 
 class GameCreateView(APIView):
@@ -65,11 +91,12 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = GameSummarySerializer
     pagination_class = Page
-    filterset_fields = ("preset", "players")
 
     @extend_schema(
         operation_id="games_open",
         tags=["games"],
+        summary="Public games waiting for players",
+        parameters=[OpenGamesQuerySerializer],
         responses={200: GameSummarySerializer(many=True), **docs.problems(400, 401)},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -79,7 +106,8 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
         return selectors.open_games()
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        query = validated_query(OpenGamesQuerySerializer, request, paged=True)
+        page = self.paginate_queryset(self.get_queryset().filter(**query))
         mine = {seat.game_id: seat.number for seat in Seat.objects.filter(player=request.user)}
         rows = [selectors.game_summary(game, mine.get(game.pk)) for game in page or []]
         return self.get_paginated_response(rows)
@@ -124,6 +152,15 @@ class JoinByCodeView(APIView):
 
 
 class GameView(APIView):
+    """A poll (``If-None-Match``) of an unchanged game is answered 304 through the whole stack
+    (middleware headers, throttles) with the token's one query, which also reads the game's ETag
+    parts for the token's player (``with_token``)."""
+
+    def with_token(self, tokens: QuerySet[AuthToken]) -> QuerySet[AuthToken]:
+        if not self.request.headers.get("If-None-Match"):
+            return tokens
+        return store.with_etag_parts(tokens, self.kwargs["game_id"])
+
     @extend_schema(
         operation_id="games_read",
         tags=["games"],
@@ -135,16 +172,23 @@ class GameView(APIView):
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
-        # Most polls that still match were answered 304 before Django (conditional.py).
-        offered = request.headers.get("If-None-Match")
-        if offered:
-            tag = selectors.current_etag(game_id, request.user)
-            if tag is not None and conditional.matches(offered, tag):
-                headers = {"ETag": tag, **conditional.CACHING}
-                return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        game, seat = selectors.visible_game(game_id, request.user)
-        headers = {"ETag": selectors.etag(game, seat), **conditional.CACHING}
-        return Response(selectors.game_view(game, seat), headers=headers)
+        tag = selectors.polled_etag(request.auth, game_id)
+        if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
+            headers = {"ETag": tag, **_CACHING}
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        view, tag = selectors.current_view(game_id, request.user)
+        return Response(view, headers={"ETag": tag, **_CACHING})
+
+
+#: The caching headers of every answer to a game read.
+_CACHING = {"Cache-Control": "private, no-cache"}
+
+
+def _matches(if_none_match: str | None, tag: str) -> bool:
+    if not if_none_match:
+        return False
+    offered = {candidate.strip() for candidate in if_none_match.split(",")}
+    return "*" in offered or tag in offered
 
 
 class JoinView(APIView):
@@ -194,7 +238,7 @@ class ActionView(APIView):
         operation_id="games_act",
         tags=["games"],
         parameters=[GAME_ID, docs.IDEMPOTENCY_KEY],
-        request=ActionSerializer,
+        request={"application/json": contract.ref("ActionRequest")},
         responses={201: ActionResultSerializer, **docs.problems(400, 401, 403, 404, 409, 422)},
         examples=docs.ACTION_EXAMPLES,
         description=(
@@ -205,10 +249,19 @@ class ActionView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         key = _idempotency_key(request)
-        body = ActionSerializer.plain(request.data) or validated(ActionSerializer, request.data)
-        result = services.act(request.user, game_id, body, key)
+        body = validated(ActionSerializer, request.data)
+        result = services.act(request.user, game_id, body, key, answer=action_answer)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(result.body, status=result.status, headers=headers)
+
+
+def action_answer(acted: services.Acted) -> services.Answer:
+    """An action's 201: its events and the game, as the acting seat sees them."""
+    return status.HTTP_201_CREATED, {
+        "version": acted.game.version,
+        "events": [selectors.feed_item(row, acted.seat) for row in acted.rows],
+        "game": selectors.game_payload(acted.game, acted.state, acted.seat),
+    }
 
 
 class EventFeedView(APIView):
@@ -216,13 +269,16 @@ class EventFeedView(APIView):
         operation_id="games_events",
         tags=["games"],
         parameters=[GAME_ID, FeedQuerySerializer],
-        responses={200: FeedItemSerializer(many=True), **docs.problems(400, 401, 404)},
-        description="The game's events after `after`, in order, redacted for the caller.",
+        responses={200: FeedPageSerializer, **docs.problems(400, 401, 404)},
+        description=(
+            "The game's events after `after`, in order, redacted for the caller, at most `limit`"
+            " of them; ask again with the answer's `after` while `more` is true."
+        ),
     )
     def get(self, request: Request, game_id: str) -> Response:
-        query = validated(FeedQuerySerializer, request.query_params.dict())
+        query = validated_query(FeedQuerySerializer, request)
         game, seat = selectors.visible_game(game_id, request.user)
-        return Response(selectors.redacted_feed(game, seat, query["after"], query["limit"]))
+        return Response(selectors.feed_page(game, seat, query["after"], query["limit"]))
 
 
 class HistoryView(APIView):

@@ -48,18 +48,26 @@ class Action:
     def from_json(cls, data: Mapping[str, Any]) -> Action:
         if not isinstance(data, Mapping):
             raise InvalidAction("an action is a JSON object with a 'type'")
-        name = data.get("type")
+        if "type" not in data:
+            raise InvalidAction("an action needs a 'type'", "required", "type")
+        name = data["type"]
         if not isinstance(name, str) or (name not in CANONICAL and name not in ALIASES):
-            raise InvalidAction(f"unknown action type {name!r}", "unknown_action")
+            raise InvalidAction(f"unknown action type {name!r}", "unknown_action", "type")
         allowed = {"type", "card"} if name == "play" else {"type"}
         extra = sorted(set(data) - allowed)
         if extra:
-            raise InvalidAction(f"unknown field(s) for {name}: {', '.join(extra)}", "unknown_field")
+            raise InvalidAction(
+                f"{name} takes no {', '.join(extra)}: only 'play' takes a card",
+                "unknown_field",
+                extra[0],
+            )
         if name == "play":
-            card = data.get("card")
+            if "card" not in data:
+                raise InvalidAction("'play' needs a card, such as '7O'", "required", "card")
+            card = data["card"]
             if not is_card(card):
                 raise InvalidAction(
-                    f"'play' needs a card such as '7O', not {card!r}", "invalid_card"
+                    f"{card!r} is no card: see GET /api/rules", "invalid_card", "card"
                 )
             return cls("play", card=card)
         if name in ALIASES:

@@ -11,6 +11,15 @@ from collections.abc import Iterable
 SUITS = ("E", "B", "O", "C")
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 
+#: RULES.md §1: each suit's name in Spanish and in Valencian, and the figures' names.
+SUIT_NAMES = {
+    "E": ("espadas", "espases"),
+    "B": ("bastos", "bastos"),
+    "O": ("oros", "ors"),
+    "C": ("copas", "copes"),
+}
+FIGURE_NAMES = {10: ("sota", "sota"), 11: ("caballo", "cavall"), 12: ("rey", "rei")}
+
 #: RULES.md §3 "Decks".
 DECKS: dict[str, tuple[str, ...]] = {
     "spanish40": tuple(f"{rank}{suit}" for suit in SUITS for rank in RANKS),

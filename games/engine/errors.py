@@ -16,15 +16,24 @@ class EngineError(Exception):
 
 
 class InvalidRules(EngineError):
-    """A preset or option that RULES.md §2 does not allow."""
+    """A preset or option that RULES.md §2 does not allow; ``option`` names the one at fault."""
 
     code = "invalid_rules"
 
+    def __init__(self, message: str, code: str | None = None, option: str | None = None) -> None:
+        super().__init__(message, code)
+        self.option = option
+
 
 class InvalidAction(EngineError):
-    """An action that is not well formed: unknown type, missing or extra fields."""
+    """An action that is not well formed: unknown type, missing or extra fields; ``field`` names
+    the field at fault."""
 
     code = "invalid_action"
+
+    def __init__(self, message: str, code: str | None = None, field: str | None = None) -> None:
+        super().__init__(message, code)
+        self.field = field
 
 
 class IllegalAction(EngineError):

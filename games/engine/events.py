@@ -17,6 +17,15 @@ from .rules import Rules
 PARDA = "parda"
 BazaResult = int | str  # 0, 1 or PARDA
 
+#: Why a hand ends: its bazas (RULES.md §4.3), a refused truco (§5.1), an envido that reached the
+#: target (§7), or a whole side at the mazo (§6).
+HAND_END_REASONS = ("bazas", "truco_refused", "envido_target", "mazo")
+#: Why a match ends: on camas (§7), or by the shell: a resignation, repeated timeouts, a no-show.
+MATCH_END_REASONS = ("camas", "resigned", "timeouts", "no_show")
+#: What a hand's points are scored for (§7), and the members of each ``HandEnded.points`` entry.
+POINT_KINDS = ("envido", "truco", "mazo_penalty")
+POINTS_FIELDS = ("kind", "side", "points")
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

@@ -227,8 +227,8 @@ def _primary(state: State, hand: Hand, seat: int, action: Action) -> ev.Event:
 def _fold_ends_side(state: State, hand: Hand, seat: int) -> bool:
     """Whether ``seat``'s fold takes his whole side out of the hand (RULES.md §6).
 
-    Only such a fold can cost the ``mazo_envido_penalty``: with ``partner_continues`` a partner still
-    in the hand can yet call the envido, so the earlier folds of his side cost nothing.
+    Only such a fold can cost the ``mazo_envido_penalty``: with ``partner_continues`` a partner
+    still in the hand can yet call the envido, so the earlier folds of his side cost nothing.
     """
     if state.rules.mazo_team == "side_concedes":
         return True
@@ -291,6 +291,7 @@ def _hand_ended(
     state: State, hand: Hand, winner: int | None, reason: str, truco_value: int | None = None
 ) -> ev.HandEnded:
     """§7: envido points first, then truco points; capped at the target; later points ignored."""
+    assert reason in ev.HAND_END_REASONS, reason  # the API's enum of reasons is this table
     target = state.rules.target
     scores = list(state.scores)
     points: list[tuple[str, int, int]] = []

@@ -108,6 +108,14 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "mazo_team": MAZO_TEAMS,
     "mazo_envido_penalty": (True, False),
 }
+#: The integer options' ranges, both ends included (RULES.md §2).
+OPTION_BOUNDS: dict[str, tuple[int, int]] = {
+    "target": (6, 60),
+    "buenas_from": (2, 60),
+    "camas_to_win": (1, 5),
+}
+#: Every option's closed set of values; the API's contract is generated from these two tables.
+OPTION_CHOICES: Mapping[str, tuple[object, ...]] = _CHOICES
 _OPTION_NAMES = tuple(field.name for field in fields(Rules) if field.name != "preset")
 
 
@@ -117,16 +125,22 @@ def resolve_rules(preset: str, overrides: Mapping[str, Any] | None = None) -> Ru
         raise InvalidRules(
             f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}", "unknown_preset"
         )
+    if not isinstance(overrides, Mapping | None):
+        raise InvalidRules("the options are an object of option names", "invalid_option")
     overrides = dict(overrides or {})
     unknown = sorted(set(overrides) - set(_OPTION_NAMES))
     if unknown:
-        raise InvalidRules(f"unknown option(s): {', '.join(unknown)}", "unknown_option")
+        raise InvalidRules(
+            f"unknown option(s): {', '.join(unknown)}", "unknown_option", option=unknown[0]
+        )
     for name, value in overrides.items():
         _check_option(name, value)
     rules = replace(PRESETS[preset], **overrides)
     if not rules.buenas_from <= rules.target:
         raise InvalidRules(
-            f"buenas_from must lie between 2 and target ({rules.target})", "invalid_option"
+            f"buenas_from must lie between 2 and target ({rules.target})",
+            "buenas_above_target",
+            option="buenas_from",
         )
     return rules
 
@@ -137,11 +151,14 @@ def _check_option(name: str, value: Any) -> None:
         choices = _CHOICES[name]
         if not any(type(value) is type(choice) and value == choice for choice in choices):
             allowed = ", ".join(repr(choice) for choice in choices)
-            raise InvalidRules(f"{name} must be one of {allowed}, not {value!r}", "invalid_option")
+            raise InvalidRules(
+                f"{name} must be one of {allowed}, not {value!r}", "invalid_option", option=name
+            )
         return
-    bounds = {"target": (6, 60), "buenas_from": (2, 60), "camas_to_win": (1, 5)}[name]
+    bounds = OPTION_BOUNDS[name]
     if type(value) is not int or not bounds[0] <= value <= bounds[1]:
         raise InvalidRules(
             f"{name} must be an integer from {bounds[0]} to {bounds[1]}, not {value!r}",
             "invalid_option",
+            option=name,
         )

@@ -59,6 +59,7 @@ def resign(state: State, seat: int) -> ev.MatchEnded:
 
 def forfeit(state: State, side: int, reason: str) -> ev.MatchEnded:
     """The shell ends the match against ``side`` (e.g. repeated turn timeouts)."""
+    assert reason in ev.MATCH_END_REASONS, reason  # the API's enum of reasons is this table
     if state.match_over:
         raise IllegalAction("the match is over", "match_over")
     return ev.MatchEnded(1 - side, reason)
@@ -66,6 +67,7 @@ def forfeit(state: State, side: int, reason: str) -> ev.MatchEnded:
 
 def abort(state: State, reason: str) -> ev.MatchEnded:
     """The shell ends the match with no winner (e.g. a seat that never acted)."""
+    assert reason in ev.MATCH_END_REASONS, reason
     if state.match_over:
         raise IllegalAction("the match is over", "match_over")
     return ev.MatchEnded(None, reason)

@@ -11,8 +11,6 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiCallback, OpenApiExample, OpenApiResponse, extend_schema
 
-from games.api.serializers import PointsSerializer
-from games.engine.actions import ALIASES, CANONICAL
 from notifications import errors
 from notifications.api.serializers import WebhookPayloadSerializer
 from notifications.models import Kind
@@ -24,13 +22,6 @@ from truc_api.serializers import (
     invalid_request_example,
     problem_responses,
 )
-
-# drf-spectacular names an enum after its field, and renames both when two fields of one name
-# have different choices: the webhook body's `type` and a delivery's `kind` would rename the
-# games' `TypeEnum` and `KindEnum`, which generated clients import. ENUM_NAME_OVERRIDES (in the
-# settings' notifications block) keeps those names with these.
-ACTION_TYPES = (*CANONICAL, *ALIASES)
-POINT_KINDS = tuple(PointsSerializer().fields["kind"].choices)  # type: ignore[attr-defined]
 
 _EXAMPLES: dict[int, list[OpenApiExample]] = {
     400: [

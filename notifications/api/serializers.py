@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.api.serializers import FeedItemSerializer, StateViewSerializer
+from games.api.serializers import StateViewSerializer, component
 from games.models import Game
 from notifications.addresses import AddressRefused, check_url
 from notifications.models import Delivery, Kind
@@ -35,14 +35,6 @@ class SubscriptionCreateSerializer(StrictSerializer):
         return url
 
 
-class WaitQuerySerializer(StrictSerializer):
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
-    timeout = serializers.IntegerField(
-        min_value=0, max_value=30, default=25, help_text="Seconds to wait for one, at most 30."
-    )
-    limit = serializers.IntegerField(min_value=1, max_value=500, default=200)
-
-
 # --- output ------------------------------------------------------------------------------------
 
 
@@ -64,16 +56,23 @@ class AttemptSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     at = serializers.DateTimeField()
     status_code = serializers.IntegerField(allow_null=True, help_text="None: no answer.")
-    error = serializers.CharField(help_text="Empty when the receiver answered 2xx.")
-    duration_ms = serializers.IntegerField()
+    error = serializers.CharField(
+        help_text="Empty when the receiver answered 2xx; otherwise `HTTP <status>` or one of two"
+        " fixed texts (the address is refused; the receiver did not answer)."
+    )
+    duration_ms = serializers.IntegerField(
+        source="answered_in_ms",
+        allow_null=True,
+        help_text="How long the receiver took to answer; null when it did not answer.",
+    )
 
 
 class DeliverySerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField(help_text="The `webhook-id` header: dedupe by it.")
     subscription = serializers.UUIDField(source="subscription_id")
     kind = serializers.ChoiceField(Kind.choices)
-    game_id = serializers.UUIDField()
-    version = serializers.IntegerField(help_text="The game version that caused it.")
+    game_id = serializers.UUIDField(allow_null=True, help_text="None: a lobby notice of no game.")
+    version = serializers.IntegerField(help_text="The game version that caused it (0: lobby).")
     status = serializers.ChoiceField(Delivery.Status.choices)
     attempt_count = serializers.IntegerField()
     next_attempt_at = serializers.DateTimeField(allow_null=True)
@@ -92,7 +91,7 @@ class WebhookDataSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField(help_text="The subscriber's seat at that game.")
     status = serializers.ChoiceField(Game.Status.choices)
     deadline = serializers.DateTimeField(allow_null=True)
-    events = FeedItemSerializer(many=True, help_text="The events that caused it, redacted.")
+    events = component("FeedItem", many=True, help_text="The events that caused it, redacted.")
     state = StateViewSerializer(help_text="The game as the seat sees it now.")
 
 

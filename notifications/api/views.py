@@ -15,21 +15,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors as game_selectors
-from games.api import docs as game_docs
-from games.api.serializers import FeedItemSerializer
-from games.api.views import GAME_ID, Page
-from notifications import selectors, services, stream
+from notifications import selectors, services
 from notifications.api import docs
+from notifications.api.filters import DeliveryFilter
 from notifications.api.serializers import (
     DeliveryDetailSerializer,
     DeliverySerializer,
     SubscriptionCreatedSerializer,
     SubscriptionCreateSerializer,
     SubscriptionSerializer,
-    WaitQuerySerializer,
 )
 from notifications.models import Delivery, Subscription
+from truc_api.pagination import Page
 from truc_api.serializers import validated
 
 SUBSCRIPTION_ID = OpenApiParameter(
@@ -111,7 +108,7 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = DeliverySerializer
     pagination_class = Page
-    filterset_fields = ("subscription", "status", "kind")
+    filterset_class = DeliveryFilter
 
     @extend_schema(
         operation_id="webhooks_deliveries_list",
@@ -159,30 +156,3 @@ class ReplayView(APIView):
             status=status.HTTP_202_ACCEPTED,
             headers={"Location": f"/api/webhooks/deliveries/{replayed.pk}"},
         )
-
-
-class EventWaitView(APIView):
-    @extend_schema(
-        operation_id="games_events_wait",
-        tags=["games"],
-        parameters=[GAME_ID, WaitQuerySerializer],
-        responses={200: FeedItemSerializer(many=True), **game_docs.problems(400, 401, 404)},
-        description=(
-            "Long polling: the game's events after `after`, redacted for the caller, as soon as"
-            " there are any; with none, the answer waits up to `timeout` seconds (at most 30)"
-            " and is then an empty list. Ask again with the last `seq` as `after`. A game that"
-            " is over answers at once; an `after` beyond the game's version is a 400. A server"
-            " holds a limited number of waits: when they are all taken the answer comes at once,"
-            " possibly empty, with a `Retry-After` (seconds) to wait before asking again."
-        ),
-    )
-    def get(self, request: Request, game_id: str) -> Response:
-        query = validated(WaitQuerySerializer, request.query_params.dict())
-        game, seat = game_selectors.visible_game(game_id, request.user)
-        try:
-            stream.wait_for_events(game, query["after"], query["timeout"])
-            headers = {}
-        except stream.NoSlot as busy:
-            headers = {"Retry-After": str(busy.retry_after)}
-        feed = game_selectors.redacted_feed(game, seat, query["after"], query["limit"])
-        return Response(feed, headers=headers)

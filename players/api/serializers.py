@@ -6,6 +6,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from players.models import Player, RatingFamily, RatingSize
+from players.names import check_display_name
 from players.ratings import PROVISIONAL_GAMES, START_RATING
 from truc_api.serializers import StrictSerializer
 
@@ -29,7 +30,11 @@ class RegisterSerializer(StrictSerializer):
         max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
     )
     display_name = serializers.CharField(
-        max_length=DISPLAY_NAME_MAX_LENGTH, allow_blank=True, default=""
+        max_length=DISPLAY_NAME_MAX_LENGTH,
+        allow_blank=True,
+        default="",
+        validators=[check_display_name],
+        help_text="Shown at the table; never a bot's name, nor invisible characters.",
     )
 
 
@@ -49,8 +54,40 @@ class ProfileChangeSerializer(StrictSerializer):
         max_length=DISPLAY_NAME_MAX_LENGTH,
         required=False,
         allow_blank=True,
-        help_text="Blank to show the username instead.",
+        validators=[check_display_name],
+        help_text="Blank to show the username instead; never a bot's name, nor invisible"
+        " characters.",
     )
+    challenges_from = serializers.ChoiceField(
+        Player.ChallengesFrom.choices,
+        required=False,
+        help_text="`known`: challenges only from players you have sat at a table with.",
+    )
+
+
+class PasswordChangeSerializer(StrictSerializer):
+    """Your current password and the new one. Unknown keys are a 400."""
+
+    current_password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
+    )
+    new_password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
+    )
+
+
+class AccountDeleteSerializer(StrictSerializer):
+    """Your password, to confirm. Unknown keys are a 400."""
+
+    password = serializers.CharField(
+        max_length=PASSWORD_MAX_LENGTH, trim_whitespace=False, write_only=True
+    )
+
+
+class BlockCreateSerializer(StrictSerializer):
+    """The player to block. Unknown keys are a 400."""
+
+    blocked_id = serializers.IntegerField()
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -64,10 +101,32 @@ class PlayerSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField()
 
 
-class AccountSerializer(PlayerSerializer):
+class PoolStatsSerializer(serializers.Serializer[Any]):
+    """Finished matches in one pool (rated or not; an aborted game is no result)."""
+
+    family = serializers.ChoiceField(choices=RatingFamily.choices)
+    size = serializers.ChoiceField(choices=RatingSize.choices)
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
+class ProfileSerializer(PlayerSerializer):
+    """A player's public profile, with his results in every pool."""
+
+    stats = PoolStatsSerializer(many=True)
+
+
+class AccountSerializer(ProfileSerializer):
     """What a player sees of their own account."""
 
     date_joined = serializers.DateTimeField()
+    challenges_from = serializers.ChoiceField(Player.ChallengesFrom.choices)
+
+
+class BlockSerializer(serializers.Serializer[Any]):
+    player = PlayerSerializer(source="blocked")
+    created_at = serializers.DateTimeField()
 
 
 class SessionSerializer(serializers.Serializer[Any]):

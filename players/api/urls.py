@@ -9,7 +9,15 @@ urlpatterns = [
     path("auth/login", views.LoginView.as_view(), name="auth-login"),
     path("auth/logout", views.LogoutView.as_view(), name="auth-logout"),
     path("auth/logout-all", views.LogoutAllView.as_view(), name="auth-logout-all"),
+    path("auth/password", views.PasswordView.as_view(), name="auth-password"),
     path("players/me", views.MeView.as_view(), name="players-me"),
+    path("players/me/delete", views.AccountDeleteView.as_view(), name="players-me-delete"),
+    path("players/me/blocks", views.BlocksView.as_view(), name="players-me-blocks"),
+    path(
+        "players/me/blocks/<int:player_id>",
+        views.BlockDetailView.as_view(),
+        name="players-me-unblock",
+    ),
     path("players/<int:player_id>", views.PlayerDetailView.as_view(), name="players-detail"),
     path(
         "players/<int:player_id>/ratings", views.PlayerRatingsView.as_view(), name="players-ratings"

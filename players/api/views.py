@@ -9,7 +9,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,16 +16,21 @@ from rest_framework.views import APIView
 
 from players import selectors, services
 from players.api.serializers import (
+    AccountDeleteSerializer,
     AccountSerializer,
+    BlockCreateSerializer,
+    BlockSerializer,
     LeaderboardEntrySerializer,
     LoginSerializer,
+    PasswordChangeSerializer,
     PlayerRatingsSerializer,
-    PlayerSerializer,
     ProfileChangeSerializer,
+    ProfileSerializer,
     RegisterSerializer,
     SessionSerializer,
 )
-from players.models import Player, Rating, RatingChange, RatingFamily, RatingSize
+from players.models import Block, Player, Rating, RatingChange, RatingFamily, RatingSize
+from truc_api.pagination import Page
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
     RETRY_AFTER,
@@ -36,12 +40,34 @@ from truc_api.serializers import (
     invalid_request_example,
     problem_example,
     problem_responses,
+    validated,
+)
+
+_WRONG_PASSWORD = invalid_request_example(
+    "Wrong password", "current_password", "wrong_password", "This is not your current password."
 )
 
 
 def _player(request: Request) -> Player:
     # IsAuthenticated (the default permission) has already turned anonymous requests away.
     return cast(Player, request.user)
+
+
+def _profile(player: Player) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "username": player.username,
+        "display_name": player.display_name,
+        "stats": selectors.pool_stats(player),
+    }
+
+
+def _account(player: Player) -> dict[str, Any]:
+    return {
+        **_profile(player),
+        "date_joined": player.date_joined,
+        "challenges_from": player.challenges_from,
+    }
 
 
 class RegisterView(APIView):
@@ -161,7 +187,7 @@ class MeView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        return Response(AccountSerializer(_player(request)).data)
+        return Response(AccountSerializer(_account(_player(request))).data)
 
     @extend_schema(
         operation_id="players_me_update",
@@ -189,7 +215,7 @@ class MeView(APIView):
         serializer = ProfileChangeSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         player = services.update_profile(_player(request), **serializer.validated_data)
-        return Response(AccountSerializer(player).data)
+        return Response(AccountSerializer(_account(player)).data)
 
 
 class PlayerDetailView(APIView):
@@ -198,7 +224,7 @@ class PlayerDetailView(APIView):
         tags=["players"],
         summary="A player's public profile",
         responses={
-            200: PlayerSerializer,
+            200: ProfileSerializer,
             **problem_responses(
                 NOT_AUTHENTICATED,
                 problem_example("No such player", 404, "not_found", "Not found."),
@@ -208,15 +234,143 @@ class PlayerDetailView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request, player_id: int) -> Response:
-        return Response(PlayerSerializer(get_object_or_404(Player, pk=player_id)).data)
+        player = get_object_or_404(Player, pk=player_id)
+        return Response(ProfileSerializer(_profile(player)).data)
+
+
+class PasswordView(APIView):
+    # A password is checked here: the "login" rate applies, as to logging in.
+    throttle_scope = "login"
+
+    @extend_schema(
+        operation_id="auth_password_change",
+        tags=["auth"],
+        summary="Change your password: every other token is revoked",
+        request=PasswordChangeSerializer,
+        responses={
+            204: None,
+            **problem_responses(
+                _WRONG_PASSWORD,
+                UNKNOWN_FIELD,
+                NOT_AUTHENTICATED,
+                THROTTLED,
+            ),
+        },
+        parameters=[RETRY_AFTER],
+        examples=[
+            OpenApiExample(
+                "Change",
+                value={"current_password": "s3cret-Pass!", "new_password": "an0ther-Pass!"},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(PasswordChangeSerializer, request.data)
+        services.change_password(
+            _player(request),
+            current=data["current_password"],
+            new=data["new_password"],
+            keep=request.auth,
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AccountDeleteView(APIView):
+    throttle_scope = "login"
+
+    @extend_schema(
+        operation_id="players_me_delete",
+        tags=["players"],
+        summary="Delete your account",
+        description=(
+            "Your personal data (username, display name, email) is erased: your finished games "
+            "stay, under an anonymous name, so that your opponents' histories read whole. Your "
+            "active games are resigned, open ones left; seeks, challenges and rematch offers end; "
+            "every token is revoked."
+        ),
+        request=AccountDeleteSerializer,
+        responses={
+            204: None,
+            **problem_responses(_WRONG_PASSWORD, UNKNOWN_FIELD, NOT_AUTHENTICATED, THROTTLED),
+        },
+        parameters=[RETRY_AFTER],
+        examples=[OpenApiExample("Confirm", value={"password": "s3cret-Pass!"}, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(AccountDeleteSerializer, request.data)
+        services.delete_account(_player(request), password=data["password"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BlocksView(APIView):
+    @extend_schema(
+        operation_id="players_me_blocks",
+        tags=["players"],
+        summary="The players you block",
+        responses={
+            200: BlockSerializer(many=True),
+            **problem_responses(NOT_AUTHENTICATED, THROTTLED),
+        },
+        parameters=[RETRY_AFTER],
+    )
+    def get(self, request: Request) -> Response:
+        blocks = Block.objects.filter(blocker=_player(request)).select_related("blocked")
+        return Response(BlockSerializer(blocks, many=True).data)
+
+    @extend_schema(
+        operation_id="players_me_block",
+        tags=["players"],
+        summary="Block a player: no challenge, no pairing, no chat line from him",
+        request=BlockCreateSerializer,
+        responses={
+            201: BlockSerializer,
+            **problem_responses(
+                invalid_request_example(
+                    "No such player",
+                    "blocked_id",
+                    "no_such_player",
+                    "No such player (or yourself).",
+                ),
+                UNKNOWN_FIELD,
+                NOT_AUTHENTICATED,
+                THROTTLED,
+            ),
+        },
+        parameters=[RETRY_AFTER],
+        examples=[OpenApiExample("Block", value={"blocked_id": 9}, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(BlockCreateSerializer, request.data)
+        block = services.block(_player(request), data["blocked_id"])
+        return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED)
+
+
+class BlockDetailView(APIView):
+    @extend_schema(
+        operation_id="players_me_unblock",
+        tags=["players"],
+        summary="Unblock a player (a no-op if you do not block him)",
+        responses={
+            204: None,
+            **problem_responses(
+                problem_example("Not a player id", 404, "not_found", "No resource at this URL."),
+                NOT_AUTHENTICATED,
+                THROTTLED,
+            ),
+        },
+        parameters=[RETRY_AFTER],
+    )
+    def delete(self, request: Request, player_id: int) -> Response:
+        services.unblock(_player(request), player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- ratings -------------------------------------------------------------------------------------
 
 
-class RatingsPagination(LimitOffsetPagination):
-    default_limit = 50
-    max_limit = 200
+class RatingsPagination(Page):
+    """The lists' pages (truc_api/pagination.py)."""
 
 
 class RatingHistoryFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter: no stubs

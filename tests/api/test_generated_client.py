@@ -100,20 +100,21 @@ def _play_a_whole_match(api: ModuleType, base_url: str, stack: ExitStack) -> Non
         body = models.RegisterRequest(username=name, password="s3cret-Pass!", display_name=name)
         session = register.sync(client=anonymous, body=body)
         assert isinstance(session, models.Session), session
+        # The generator's default: `Authorization: Bearer <token>`, the scheme the schema declares.
         authenticated = client_mod.AuthenticatedClient(
-            base_url=base_url, token=session.token, prefix="Token", raise_on_unexpected_status=True
+            base_url=base_url, token=session.token, raise_on_unexpected_status=True
         )
         return stack.enter_context(authenticated)
 
     clients = [sign_up("pep"), sign_up("vicenta")]
 
     # A short match (one cama to 6) keeps the test quick; it is still played to its very end.
-    options = models.RuleOptionsRequest(target=6, buenas_from=3, camas_to_win=1)
+    options = models.RuleOptions(target=6, buenas_from=3, camas_to_win=1)
     game = create.sync(
         client=clients[0],
         body=models.GameCreateRequest(
-            preset=models.PresetEnum.VALENCIANO,
-            players=models.PlayersEnum.VALUE_2,
+            preset=models.Preset.VALENCIANO,
+            players=models.Players.VALUE_2,
             visibility=models.VisibilityEnum.PUBLIC,
             options=options,
         ),
@@ -142,12 +143,17 @@ def _play_a_whole_match(api: ModuleType, base_url: str, stack: ExitStack) -> Non
         assert len(movers) == 1, "exactly one seat may act at a time in a two-player game"
         seat = movers[0]
         legal = rng.choice(views[seat].state.legal_actions)
-        body = models.ActionRequest(
-            type_=models.TypeEnum(legal.type_),
-            expected_version=views[seat].version,
-        )
-        if isinstance(legal.card, str):
-            body.card = legal.card
+        version = views[seat].version
+        # A listed legal action goes back as it is: a card's play, or any other action.
+        if isinstance(legal, models.LegalPlay):
+            body = models.PlayActionRequest(
+                type_=models.PlayActionRequestType.PLAY, card=legal.card, expected_version=version
+            )
+        else:
+            assert isinstance(legal, models.LegalCall), legal
+            body = models.CallActionRequest(
+                type_=models.CallActionType(legal.type_.value), expected_version=version
+            )
         result = act.sync_detailed(
             game_id, client=clients[seat], body=body, idempotency_key=str(uuid.uuid4())
         )
@@ -175,23 +181,31 @@ def _play_a_whole_match(api: ModuleType, base_url: str, stack: ExitStack) -> Non
     late = act.sync_detailed(
         game_id,
         client=clients[0],
-        body=models.ActionRequest(type_=models.TypeEnum.MAZO, expected_version=final.version),
+        body=models.CallActionRequest(
+            type_=models.CallActionType.MAZO, expected_version=final.version
+        ),
         idempotency_key=str(uuid.uuid4()),
     )
     assert late.status_code == 409
     assert isinstance(late.parsed, models.Problem)
-    assert late.parsed.code == "game_over"
+    assert late.parsed.code == models.ProblemCode.GAME_OVER
 
     feed = events.sync(game_id, client=clients[1], after=0, limit=500)
-    assert isinstance(feed, list)
-    assert [item.seq for item in feed] == list(range(1, len(feed) + 1))
-    assert len(feed) == final.version
+    assert isinstance(feed, models.FeedPage), feed
+    assert [item.seq for item in feed.events] == list(range(1, len(feed.events) + 1))
+    assert (len(feed.events), feed.after, feed.more) == (final.version, final.version, False)
+    _replay_typed_events(models, feed.events, final, seat_of_reader=1)
 
     record = history.sync(game_id, client=clients[0])
     assert isinstance(record, models.History), record
     assert len(record.camas) == 1
-    assert record.camas[0].winner_side == final.winner_side
-    assert record.hands and all(hand.winner_side in (0, 1) for hand in record.hands)
+    assert record.camas[0].winner == final.winner_side
+    assert record.hands and all(hand.winner in (0, 1) for hand in record.hands)
+    ended = [item for item in feed.events if isinstance(item, models.HandEndedEvent)]
+    # The history and the events say the same in the same words.
+    assert [(hand.winner, hand.points) for hand in record.hands] == [
+        (item.data.winner, item.data.points) for item in ended
+    ]
 
     exported = export.sync(game_id, client=clients[1])
     assert isinstance(exported, models.Export), exported
@@ -200,7 +214,39 @@ def _play_a_whole_match(api: ModuleType, base_url: str, stack: ExitStack) -> Non
     assert len(exported.events) == final.version
     assert len(exported.history.hands) == len(record.hands)
 
-    # With an explicit limit: without one the list is a 500 (see test_schemathesis.py).
     listed = mine.sync(client=clients[0], limit=10)
     assert isinstance(listed, models.PaginatedGameSummaryList), listed
     assert [str(row.id) for row in listed.results] == [game_id]
+
+
+def _replay_typed_events(models: Any, feed: list[Any], final: Any, seat_of_reader: int) -> None:
+    """A client keeping its own state from the typed events alone, switching on their types:
+    the scores, camas, cards and winner it ends with are the server's."""
+    scores, camas, winner = [0, 0], [0, 0], None
+    played: set[Any] = set()
+    for item in feed:
+        match item:
+            case models.HandDealtEvent():
+                hands = item.data.hands
+                assert [cards is not None for cards in hands] == [
+                    seat == seat_of_reader for seat in range(len(hands))
+                ], "a deal shows the reader's own cards only"
+                played = set()
+            case models.CardPlayedEvent():
+                assert isinstance(item.data.card, models.CardCode)
+                assert item.data.card not in played, "a card is played once a hand"
+                played.add(item.data.card)
+            case models.HandEndedEvent():
+                for points in item.data.points:
+                    assert isinstance(points.kind, models.PointKind)
+                scores = list(item.data.scores)
+            case models.CamaEndedEvent():
+                camas = list(item.data.camas)
+            case models.MatchEndedEvent():
+                winner = item.data.winner
+                assert item.data.reason == models.MatchEndReason.CAMAS
+            case models.MatchStartedEvent():
+                assert item.data.rules.preset == models.Preset.VALENCIANO
+    assert camas == list(final.state.camas)
+    assert scores == list(final.state.scores)
+    assert winner == final.winner_side

@@ -123,10 +123,9 @@ def test_problem_response_has_consistent_examples(response: dict[str, Any], stat
 def test_every_action_type_has_a_request_example() -> None:
     operation = next(op for op in OPERATIONS.values() if op["operationId"] == "games_act")
     body = operation["requestBody"]["content"]["application/json"]
-    component = body["schema"]["$ref"].rsplit("/", 1)[-1]
-    type_schema = SCHEMA["components"]["schemas"][component]["properties"]["type"]
-    enum_ref = type_schema["allOf"][0]["$ref"] if "allOf" in type_schema else type_schema["$ref"]
-    action_types = SCHEMA["components"]["schemas"][enum_ref.rsplit("/", 1)[-1]]["enum"]
+    assert operation["requestBody"]["required"] is True
+    assert body["schema"] == {"$ref": "#/components/schemas/ActionRequest"}
+    action_types = SCHEMA["components"]["schemas"]["ActionType"]["enum"]
 
     examples = [example["value"] for example in body["examples"].values()]
     assert sorted({example["type"] for example in examples}) == sorted(action_types)

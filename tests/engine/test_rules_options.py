@@ -140,8 +140,6 @@ def test_unknown_option_is_rejected(name):
         ("argentino", {"target": 5}),
         ("argentino", {"target": 61}),
         ("argentino", {"buenas_from": 1}),
-        ("argentino", {"target": 20, "buenas_from": 21}),
-        ("valenciano", {"target": 12}),  # the preset's buenas_from 13 now lies above the target
         ("argentino", {"camas_to_win": 0}),
         ("argentino", {"camas_to_win": 6}),
         ("argentino", {"players": True}),  # a bool is not a number of players
@@ -167,3 +165,18 @@ def test_invalid_option_value_is_rejected(preset, overrides):
     with pytest.raises(E.InvalidRules) as error:
         E.resolve_rules(preset, overrides)
     assert error.value.code == "invalid_option"
+    assert error.value.option == next(iter(overrides))
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [
+        ("argentino", {"target": 20, "buenas_from": 21}),
+        ("valenciano", {"target": 12}),  # the preset's buenas_from 13 now lies above the target
+    ],
+)
+def test_buenas_above_the_target_is_rejected(preset, overrides):
+    """RULES.md §2: buenas_from lies between 2 and the target; each value alone may be valid."""
+    with pytest.raises(E.InvalidRules) as error:
+        E.resolve_rules(preset, overrides)
+    assert (error.value.code, error.value.option) == ("buenas_above_target", "buenas_from")

@@ -186,8 +186,9 @@ def check_success(endpoint: str, arena: Arena, body: Any) -> None:
         check_action_response(ledger, body, arena.own)
         assert {item["seat"] for item in body["events"]} == {arena.own}
     elif endpoint == "events":
-        check_feed(ledger, body, seat)
-        assert [item["seq"] for item in body] == list(range(1, ledger.seq + 1))
+        check_feed(ledger, body["events"], seat)
+        assert [item["seq"] for item in body["events"]] == list(range(1, ledger.seq + 1))
+        assert (body["after"], body["more"], body["version"]) == (ledger.seq, False, ledger.seq)
     elif endpoint == "history":
         check_history(body)
     elif endpoint in ("open", "mine", "create"):

@@ -120,13 +120,26 @@ def test_event_feed_pages_with_after_and_limit(table):
     def seqs(query: str) -> list[int]:
         response = clients[0].get(f"/api/games/{game_id}/events?{query}")
         assert response.status_code == 200, response.json()
-        return [item["seq"] for item in response.json()]
+        return [item["seq"] for item in response.json()["events"]]
 
     assert seqs("after=0") == list(range(1, version + 1))
     assert seqs("limit=1") == [1]
     assert seqs("after=1&limit=1") == [2]
     assert seqs(f"after={version}") == []
     assert seqs(f"after={version + 100}") == []
+
+
+def test_event_feed_says_where_to_ask_next(table):
+    """The cursor: the last seq of the page, and whether the log holds more beyond it."""
+    game_id, clients = table("valenciano", players=2)
+    version = read(clients[0], game_id)["version"]
+
+    first = clients[0].get(f"/api/games/{game_id}/events?limit=1").json()
+    rest = clients[0].get(f"/api/games/{game_id}/events?after={first['after']}").json()
+
+    assert (first["after"], first["more"], first["version"]) == (1, True, version)
+    assert (rest["after"], rest["more"]) == (version, False)
+    assert [item["seq"] for item in rest["events"]] == list(range(2, version + 1))
 
 
 @pytest.mark.parametrize(
@@ -299,14 +312,25 @@ def test_join_a_taken_seat_is_refused(make_client):
     assert_problem(third.post(f"/api/games/{game['id']}/join", {"seat": 0}), 409, "seat_taken")
 
 
-@pytest.mark.parametrize(("players", "seat"), [(2, 2), (2, 3), (4, 4), (4, -1)])
-def test_join_a_seat_the_table_lacks_is_a_400(make_client, players, seat):
+@pytest.mark.parametrize(("players", "seat"), [(4, 99), (4, -1), (2, "1"), (2, 1.0)])
+def test_join_a_seat_no_table_has_is_a_400(make_client, players, seat):
     host, guest = make_client(), make_client()
     game = create(host, players=players)
 
     response = guest.post(f"/api/games/{game['id']}/join", {"seat": seat})
 
     assert fields_at_fault(assert_problem(response, 400, "invalid_request")) == {"seat"}
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 2), (2, 3)])
+def test_join_a_seat_this_table_lacks_is_a_422(make_client, players, seat):
+    """A seat number the schema allows (other tables have it) that this table has not."""
+    host, guest = make_client(), make_client()
+    game = create(host, players=players)
+
+    response = guest.post(f"/api/games/{game['id']}/join", {"seat": seat})
+
+    assert fields_at_fault(assert_problem(response, 422, "invalid_seats")) == {"seat"}
 
 
 def test_join_twice_is_refused(make_client):
@@ -436,7 +460,7 @@ def test_export_after_resigning(table):
         ({"options": {"camas_to_win": 0}}, "options.camas_to_win"),
         ({"options": {"first_parda": "coin_toss"}}, "options.first_parda"),
         ({"options": {"jokers": True}}, "options.jokers"),
-        ({"options": "fast"}, "options.non_field_errors"),
+        ({"options": "fast"}, "options"),
         ({"players": 3}, "players"),
         ({"visibility": "secret"}, "visibility"),
         ({"preset": "poker"}, "preset"),
@@ -454,8 +478,9 @@ def test_create_buenas_from_above_target_is_refused(make_client):
         "/api/games", {"preset": "argentino", "options": {"target": 10, "buenas_from": 12}}
     )
 
-    body = assert_problem(response, 400, "invalid_request")
-    assert fields_at_fault(body) <= {"options", "options.buenas_from"}
+    # Each value matches the schema; together the rules refuse them: a 422, not a 400.
+    body = assert_problem(response, 422, "invalid_rules")
+    assert fields_at_fault(body) == {"options.buenas_from"}
     assert "buenas_from" in body["detail"]
 
 

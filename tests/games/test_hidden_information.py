@@ -199,7 +199,7 @@ def watch(game_id: str, viewers: dict[int | None, Client], ledger: Ledger) -> di
         check_view(ledger, views[viewer], viewer)
         feed = client.get(f"/api/games/{game_id}/events?after=0")
         assert feed.status_code == 200, feed.json()
-        check_feed(ledger, feed.json(), viewer)
+        check_feed(ledger, feed.json()["events"], viewer)
         history = client.get(f"/api/games/{game_id}/history")
         assert history.status_code == 200, history.json()
         check_history(history.json())
@@ -278,7 +278,7 @@ def test_hidden_information_envido_shows_only_the_winning_value(table, make_clie
         view = client.get(f"/api/games/{game_id}").json()
         check_view(ledger, view, viewer)
         assert view["state"]["hand"]["envido"]["value"] == deal.side_envido(deal.envido_winner)
-        feed = client.get(f"/api/games/{game_id}/events?after=0").json()
+        feed = client.get(f"/api/games/{game_id}/events?after=0").json()["events"]
         check_feed(ledger, feed, viewer)
         assert [item["type"] for item in feed].count("envido_accepted") == 1
 

@@ -22,7 +22,7 @@ def test_match_played_through_http_ends_with_a_winner(table, preset, players):
     history = clients[0].get(f"/api/games/{game_id}/history").json()
     assert history["hands"], "every hand is in the history"
     assert all(hand["ended_at"] for hand in history["hands"])
-    assert sum(1 for cama in history["camas"] if cama["winner_side"] is not None) >= 1
+    assert sum(1 for cama in history["camas"] if cama["winner"] is not None) >= 1
     export = clients[1].get(f"/api/games/{game_id}/export")
     assert export.status_code == 200
     assert [item["seq"] for item in export.json()["events"]] == list(range(1, final["version"] + 1))

@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import engine, services, timeouts
+from games.api.views import action_answer
 from games.models import Game, GameEvent, Seat
 from games.store import load_state
 from tests.factories import PlayerFactory
@@ -63,7 +64,13 @@ def test_timeout_plays_the_lowest_card_for_the_player():
 @pytest.mark.django_db
 def test_timeout_refuses_a_pending_call():
     game = _started("valenciano")
-    services.act(game.created_by, game.pk, {"type": "truc", "expected_version": game.version}, "k")
+    services.act(
+        game.created_by,
+        game.pk,
+        {"type": "truc", "expected_version": game.version},
+        "k",
+        answer=action_answer,
+    )
     game = _overdue(Game.objects.get(pk=game.pk))
 
     assert timeouts.apply_timeout(game.pk, game.version) is True
@@ -115,7 +122,7 @@ def test_acting_in_time_resets_the_count_of_timeouts():
     state = load_state(game)
     card = state.hand.held[0][0]
     body = {"type": "play", "card": card, "expected_version": game.version}
-    services.act(game.created_by, game.pk, body, "k")
+    services.act(game.created_by, game.pk, body, "k", answer=action_answer)
     seat = Seat.objects.get(game=game, number=0)
     assert seat.timeouts == 0 and seat.has_acted
 
@@ -140,7 +147,7 @@ def test_a_late_move_meets_the_timeout_first():
     body = {"type": "play", "card": state.hand.held[seat][0], "expected_version": game.version}
 
     with pytest.raises(services.StaleVersion):
-        services.act(player, game.pk, body, "late")
+        services.act(player, game.pk, body, "late", answer=action_answer)
 
     assert _types_after(game, game.version)[0] == "turn_timed_out"
 

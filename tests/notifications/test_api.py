@@ -3,6 +3,8 @@ point inward are refused in production, and deliveries can be read and replayed.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from notifications.models import Attempt, Delivery, Kind, Subscription
@@ -147,4 +149,31 @@ def test_kind_values_are_the_documented_ones() -> None:
         "deadline_near",
         "hand_ended",
         "match_ended",
+        # The lobby's (lobby/notices.py)
+        "match_found",
+        "seek_expired",
+        "challenge_received",
+        "challenge_accepted",
+        "challenge_declined",
+        "challenge_cancelled",
+        "challenge_expired",
+        "rematch_offered",
+        "rematch_started",
+        "rematch_declined",
     ]
+
+
+def test_deliveries_filter_by_another_players_subscription_is_like_no_subscription(
+    make_client,
+) -> None:
+    """Another player's subscription id and a random one answer alike: no existence oracle."""
+    owner, other = make_client(), make_client()
+    theirs = subscribe(owner, None, ["your_turn"])["id"]
+    mine = subscribe(other, None, ["your_turn"])["id"]
+
+    foreign = other.get(f"{DELIVERIES}?subscription={theirs}")
+    random = other.get(f"{DELIVERIES}?subscription={uuid.uuid4()}")
+
+    assert (foreign.status_code, random.status_code) == (400, 400)
+    assert foreign.json() == random.json()
+    assert other.get(f"{DELIVERIES}?subscription={mine}").status_code == 200

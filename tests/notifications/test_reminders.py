@@ -11,7 +11,7 @@ from django.db import connections
 from django.utils import timezone
 
 from games.models import Game
-from notifications import reminders, tasks
+from notifications import reminders, sending
 from notifications.models import Delivery, Kind, Reminder
 from notifications.tasks import send_deadline_reminders
 from tests.notifications.conftest import (
@@ -97,7 +97,7 @@ def test_reminder_stale_version_does_nothing(game) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_reminder_racing_sweeps_remind_once(game, monkeypatch) -> None:
-    monkeypatch.setattr(tasks, "send_after_commit", lambda *args: None)  # no worker here
+    monkeypatch.setattr(sending, "send_after_commit", lambda *args: None)  # no worker here
     game_id, *_ = game
     _deadline_in(game_id, 60)
     version = Game.objects.get(pk=game_id).version

@@ -230,7 +230,7 @@ def test_expired_token_is_a_401(api_client):
     response = authorised(api_client, token).get(ME)
 
     assert_problem(response, 401, "not_authenticated")
-    assert response["WWW-Authenticate"] == "Token"
+    assert response["WWW-Authenticate"] == "Bearer"
 
 
 @pytest.mark.parametrize("method, path", [("post", LOGOUT), ("post", LOGOUT_ALL), ("get", ME)])
@@ -239,6 +239,12 @@ def test_authenticated_endpoints_without_a_token_are_a_401(api_client, method, p
 
 
 # --- players ------------------------------------------------------------------------------------
+
+NO_RESULTS = [
+    {"family": family, "size": size, "games": 0, "wins": 0, "losses": 0}
+    for family in ("valenciano", "argentino")
+    for size in ("1v1", "2v2")
+]
 
 
 def test_me_shows_the_account(api_client):
@@ -252,6 +258,8 @@ def test_me_shows_the_account(api_client):
         "username": "pep",
         "display_name": "Pep",
         "date_joined": player.date_joined.isoformat().replace("+00:00", "Z"),
+        "challenges_from": "everyone",
+        "stats": NO_RESULTS,
     }
 
 
@@ -288,10 +296,35 @@ def test_player_profile_is_public_fields_only(api_client):
 
     response = authorised(api_client, token).get(f"/api/players/{player.pk}")
 
-    assert response.json() == {"id": player.pk, "username": "pep", "display_name": "Pep"}
+    assert response.json() == {
+        "id": player.pk,
+        "username": "pep",
+        "display_name": "Pep",
+        "stats": NO_RESULTS,
+    }
 
 
 def test_player_profile_of_no_one_is_a_404(api_client):
     _, token = AuthToken.objects.create(PlayerFactory())
 
     assert_problem(authorised(api_client, token).get("/api/players/999999"), 404, "not_found")
+
+
+@pytest.mark.parametrize("prefix", ["Bearer", "bearer", "Token"])
+def test_a_token_is_accepted_as_bearer_and_as_knox_token(api_client, prefix):
+    """RFC 6750's `Bearer`, which the schema declares, and knox's `Token`, which clients send."""
+    player = PlayerFactory()
+    _, token = AuthToken.objects.create(player)
+    api_client.credentials(HTTP_AUTHORIZATION=f"{prefix} {token}")
+
+    response = api_client.get(ME)
+
+    assert response.status_code == 200, response.json()
+    assert response.json()["id"] == player.pk
+
+
+@pytest.mark.parametrize("header", ["Bearer", "Bearer a b", "Basic dXNlcjpwYXNz"])
+def test_a_malformed_or_foreign_authorization_is_a_401(api_client, header):
+    api_client.credentials(HTTP_AUTHORIZATION=header)
+
+    assert_problem(api_client.get(ME), 401, "not_authenticated")

@@ -33,7 +33,7 @@ class Api:
         request = urllib.request.Request(self.base + path, method=method)
         request.add_header("Accept", "application/json")
         if self.token:
-            request.add_header("Authorization", f"Token {self.token}")
+            request.add_header("Authorization", f"Bearer {self.token}")
         for name, value in headers.items():
             request.add_header(name.replace("_", "-"), value)
         data = None if body is None else json.dumps(body).encode()
@@ -93,7 +93,7 @@ class Command(BaseCommand):
         seen, history = 0, []
         while True:
             game = api.call("GET", f"/games/{game_id}")
-            for item in api.call("GET", f"/games/{game_id}/events?after={seen}"):
+            for item in api.call("GET", f"/games/{game_id}/events?after={seen}")["events"]:
                 seen = item["seq"]
                 history.append({"type": item["type"], "v": 1, **item["data"]})
                 self.narrate(item, game)
@@ -141,7 +141,9 @@ class Command(BaseCommand):
                 winner = "parda" if data["winner"] is None else self.names[data["winner"]]
                 return f"Baza {data['number']}: {winner}."
             case "hand_ended":
-                points = [f"{p} {kind} to {SIDES[side]}" for kind, side, p in data["points"]]
+                points = [
+                    f"{p['points']} {p['kind']} to {SIDES[p['side']]}" for p in data["points"]
+                ]
                 score = "-".join(map(str, data["scores"]))
                 return f"Hand over: {', '.join(points) or 'no points'}. Score {score}."
             case "cama_ended":

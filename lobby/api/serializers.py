@@ -1,0 +1,206 @@
+"""The lobby's request and answer shapes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from rest_framework import serializers
+
+from games.api.serializers import RuleOptionsField
+from games.bots import LEVELS
+from games.engine import PRESETS
+from games.models import Game
+from lobby.models import Challenge, ChatLine, Rematch, Seek
+from truc_api.serializers import StrictSerializer
+
+_TURN = {
+    "min_value": 5,
+    "max_value": 30 * 86_400,
+    "default": 86_400,
+    "help_text": "Time per turn: seconds for live tables, up to 30 days for correspondence.",
+}
+
+# --- input ---------------------------------------------------------------------------------------
+
+
+class SeekCreateSerializer(StrictSerializer):
+    """What game you seek. Unknown keys are a 400."""
+
+    preset = serializers.ChoiceField(tuple(PRESETS))
+    players = serializers.ChoiceField((2, 4), default=2)
+    options = RuleOptionsField(required=False, default=dict)
+    turn_seconds = serializers.IntegerField(**_TURN)
+    rated = serializers.BooleanField(default=True)
+    rating_min = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The lowest rating you accept; with neither bound, a window around yours that "
+        "widens with the time waited.",
+    )
+    rating_max = serializers.IntegerField(required=False, allow_null=True, default=None)
+    partner_id = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="At a table of 4: the partner you queue with; he confirms with POST .../join.",
+    )
+    bot_after = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=86_400,
+        help_text="Unrated only: after this many seconds, bots take the seats nobody took.",
+    )
+    bot_level = serializers.ChoiceField(
+        LEVELS, default="basic", help_text="random, basic or strong."
+    )
+    expires_in = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=5,
+        max_value=7 * 86_400,
+        help_text="Seconds before the seek expires unpaired (default: the server's).",
+    )
+
+
+class ChallengeCreateSerializer(StrictSerializer):
+    """A game proposed to named players, or to whoever opens its link. Unknown keys are a 400."""
+
+    preset = serializers.ChoiceField(tuple(PRESETS))
+    players = serializers.ChoiceField((2, 4), default=2)
+    options = RuleOptionsField(required=False, default=dict)
+    turn_seconds = serializers.IntegerField(**_TURN)
+    rated = serializers.BooleanField(default=True)
+    visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
+    opponents = serializers.ListField(
+        child=serializers.IntegerField(),
+        default=list,
+        max_length=2,
+        help_text="Player ids for the other side's seats (1, then 3); seats left unnamed are "
+        "open to whoever opens the challenge's link.",
+    )
+    partner_id = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="At a table of 4: seat 2."
+    )
+    expires_in = serializers.IntegerField(
+        required=False, allow_null=True, default=None, min_value=5, max_value=30 * 86_400
+    )
+
+
+class DeclineSerializer(StrictSerializer):
+    """Why you decline. Unknown keys are a 400."""
+
+    reason = serializers.ChoiceField(
+        Challenge.DeclineReason.choices, default=Challenge.DeclineReason.GENERIC
+    )
+
+
+class ChatLineCreateSerializer(StrictSerializer):
+    """A line to say at the table. Unknown keys are a 400."""
+
+    room = serializers.ChoiceField(ChatLine.Room.choices, default=ChatLine.Room.PLAYERS)
+    text = serializers.CharField(max_length=settings.CHAT_MAX_LENGTH)
+
+
+class ChatQuerySerializer(StrictSerializer):
+    room = serializers.ChoiceField(ChatLine.Room.choices, default=ChatLine.Room.PLAYERS)
+    after = serializers.IntegerField(min_value=0, default=0, help_text="Lines after this id.")
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+class SeekSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(Seek.Status.choices)
+    player_id = serializers.IntegerField()
+    partner_id = serializers.IntegerField(allow_null=True)
+    preset = serializers.CharField()
+    players = serializers.IntegerField()
+    options = serializers.DictField()
+    turn_seconds = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    rating = serializers.IntegerField(help_text="Your rating in the game's pool (a pair's mean).")
+    rating_min = serializers.IntegerField(allow_null=True)
+    rating_max = serializers.IntegerField(allow_null=True)
+    bot_after = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    game_id = serializers.UUIDField(allow_null=True, help_text="Once matched: the game to play.")
+
+
+class ChallengeSeatSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    player_id = serializers.IntegerField(allow_null=True, help_text="None: an open seat.")
+    accepted = serializers.BooleanField()
+
+
+class ChallengeSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(Challenge.Status.choices)
+    challenger_id = serializers.IntegerField()
+    preset = serializers.CharField()
+    players = serializers.IntegerField()
+    options = serializers.DictField()
+    turn_seconds = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    visibility = serializers.CharField()
+    seats = ChallengeSeatSerializer(many=True, source="seats.all")
+    link_token = serializers.SerializerMethodField(
+        help_text="The private link's token (POST /api/challenges/link/{token}/accept): shown to "
+        "the challenger only."
+    )
+    decline_reason = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    game_id = serializers.UUIDField(allow_null=True)
+
+    def get_link_token(self, challenge: Challenge) -> str | None:
+        viewer = self.context.get("viewer")
+        return challenge.link_token if viewer and viewer.pk == challenge.challenger_id else None
+
+
+class RematchSerializer(serializers.Serializer[Any]):
+    game_id = serializers.UUIDField()
+    status = serializers.ChoiceField(Rematch.Status.choices, allow_null=True)
+    offered_by = serializers.IntegerField(allow_null=True)
+    accepted_by = serializers.ListField(child=serializers.IntegerField())
+    next_game_id = serializers.UUIDField(allow_null=True, help_text="The rematch's game.")
+    previous_game_id = serializers.UUIDField(
+        allow_null=True, help_text="The game this one is the rematch of."
+    )
+
+
+class ChatAuthorSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField(source="public_name")
+
+
+class ChatLineSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    room = serializers.ChoiceField(ChatLine.Room.choices)
+    author = ChatAuthorSerializer()
+    text = serializers.CharField()
+    at = serializers.DateTimeField(source="created_at")
+
+
+class DataExportSerializer(serializers.Serializer[Any]):
+    """Your data: JSON, as documented piece by piece in the README."""
+
+    exported_at = serializers.DateTimeField()
+    profile = serializers.DictField()
+    ratings = serializers.ListField(child=serializers.DictField())
+    rating_history = serializers.ListField(child=serializers.DictField())
+    stats = serializers.ListField(child=serializers.DictField())
+    games = serializers.ListField(
+        child=serializers.DictField(), help_text="Each game as your seat sees it, with its events."
+    )
+    chat = serializers.ListField(child=serializers.DictField())
+    seeks = serializers.ListField(child=serializers.DictField())
+    challenges = serializers.ListField(child=serializers.DictField())
+    blocks = serializers.ListField(child=serializers.DictField())
+    webhook_subscriptions = serializers.ListField(child=serializers.DictField())

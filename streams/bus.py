@@ -1,0 +1,88 @@
+"""The publishing side of the notification channel: "topic X moved", sent after commit.
+
+A notification carries no data, only its topic (``game:<id>``, ``player:<id>``,
+``token:<player id>``): the event log and the player's notices are the only source of truth, and
+a stream that is told re-reads them. So a lost notification (Redis down, a process that was not
+subscribed yet) only delays a message until the stream's next check (``hub.Hub``), never loses
+it, and a duplicate costs one read.
+
+Two transports, chosen by ``STREAMS_REDIS_URL``: Redis pub/sub (every server process of every
+machine subscribes to ``<STREAMS_CHANNEL_PREFIX>:*``), or, with no URL (``make run`` on the
+embedded defaults), the hubs of this process only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+import redis
+import structlog
+from django.conf import settings
+from django.db import transaction
+
+logger = structlog.get_logger(__name__)
+
+
+def game_topic(game_id: Any) -> str:
+    return f"game:{game_id}"
+
+
+def player_topic(player_id: Any) -> str:
+    return f"player:{player_id}"
+
+
+def token_topic(player_id: Any) -> str:
+    """A token of this player was revoked: his streams check theirs."""
+    return f"token:{player_id}"
+
+
+def publish_on_commit(topics: Iterable[str]) -> None:
+    """Publish once the current transaction commits (at once outside one); never on rollback."""
+    wanted = list(topics)
+    transaction.on_commit(lambda: publish(wanted))
+
+
+def publish(topics: list[str]) -> None:
+    if not topics:
+        return
+    if not settings.STREAMS_REDIS_URL:
+        _publish_here(topics)
+        return
+    prefix = settings.STREAMS_CHANNEL_PREFIX
+    try:
+        with _redis(settings.STREAMS_REDIS_URL).pipeline(transaction=False) as pipe:
+            for topic in topics:
+                pipe.publish(f"{prefix}:{topic}", b"")
+            pipe.execute()
+    except redis.RedisError as error:
+        # The action is committed; its streams find it at their next check (hub.Hub.check).
+        logger.warning("streams.publish_failed", error=str(error), topics=len(topics))
+
+
+@cache
+def _redis(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+#: The hubs of this process, by event loop (the server runs one; tests may run several).
+_local_hubs: dict[asyncio.AbstractEventLoop, Any] = {}
+
+
+def register_local(loop: asyncio.AbstractEventLoop, hub: Any) -> None:
+    _local_hubs[loop] = hub
+
+
+def unregister_local(loop: asyncio.AbstractEventLoop) -> None:
+    _local_hubs.pop(loop, None)
+
+
+def _publish_here(topics: list[str]) -> None:
+    """The in-process channel: wake this process's streams. A write made by another process
+    (the Celery worker ``make run`` starts beside the server) is found by the next check,
+    which the settings then make frequent (``STREAM_CHECK_SECONDS``)."""
+    for loop, hub in list(_local_hubs.items()):
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(hub.poke_many, topics)

@@ -1,0 +1,143 @@
+"""What the streams follow, through signals (no app calls the streams): the game log
+(``events_recorded`` for the notices written with the events, ``events_committed`` to wake the
+streams), seats taken and left, ratings written, deadlines near, and knox's tokens
+(deleted on logout). Each writes the players' notices in the sender's transaction and publishes
+after commit (``bus.publish_on_commit``): never for a rolled-back write, and a stream woken reads
+only what is committed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models.signals import post_delete, post_save
+from knox.models import AuthToken
+
+from games import engine
+from games import signals as game_signals
+from games.models import Game, GameEvent, Seat
+from games.store import seats_of
+from notifications import signals as notification_signals
+from players import signals as player_signals
+from players.models import RatingChange
+from streams import bus, notices
+from streams.models import PlayerFeed, PlayerNotice
+
+
+def follow() -> None:
+    game_signals.events_recorded.connect(on_events_recorded, sender=Game, dispatch_uid="streams")
+    game_signals.events_committed.connect(
+        on_events_committed, sender=Game, dispatch_uid="streams.wake"
+    )
+    post_save.connect(on_seat_taken, sender=Seat, dispatch_uid="streams.seat_taken")
+    post_delete.connect(on_seat_left, sender=Seat, dispatch_uid="streams.seat_left")
+    player_signals.game_rated.connect(on_game_rated, dispatch_uid="streams.rated")
+    notification_signals.deadline_near.connect(on_deadline_near, dispatch_uid="streams.deadline")
+    post_delete.connect(on_token_deleted, sender=AuthToken, dispatch_uid="streams.tokens")
+    player_signals.account_deleting.connect(on_account_deleting, dispatch_uid="streams.account")
+
+
+def _people(game: Game) -> list[Seat]:
+    """The seats of people: a bot has no stream to tell."""
+    return [seat for seat in seats_of(game) if not seat.bot_level]
+
+
+def on_events_recorded(
+    sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
+) -> None:
+    """A start or an end is a notice to every seated player, written with the events."""
+    types = {row.type for row in rows}
+    told: list[notices.Notice] = []
+    if "match_started" in types:
+        told += [
+            (seat.player_id, notices.GAME_STARTED, _started(game, seat.number))
+            for seat in _people(game)
+        ]
+    if "match_ended" in types:
+        told += [
+            (seat.player_id, notices.GAME_ENDED, _ended(game, seat.number))
+            for seat in _people(game)
+        ]
+    notices.notify_players(told)
+
+
+def on_events_committed(sender: Any, game: Game, **_: Any) -> None:
+    """Wake the game's streams and its players' (their turns may have moved)."""
+    players = (bus.player_topic(seat.player_id) for seat in seats_of(game))
+    bus.publish([bus.game_topic(game.pk), *players])
+
+
+def _started(game: Game, seat: int) -> dict[str, Any]:
+    return {"game_id": str(game.pk), "preset": game.preset, "players": game.players, "seat": seat}
+
+
+def _ended(game: Game, seat: int) -> dict[str, Any]:
+    return {
+        "game_id": str(game.pk),
+        "seat": seat,
+        "status": game.status,
+        "winner_side": game.winner_side,
+        "won": game.winner_side == seat % 2 if game.winner_side is not None else None,
+        "reason": game.end_reason or None,
+        "rated": game.rated,  # a rated game's change follows as rating_changed
+    }
+
+
+def on_seat_taken(sender: Any, instance: Seat, created: bool, **_: Any) -> None:
+    if not created:
+        return
+    game = instance.game
+    if game.status == Game.Status.OPEN and not instance.bot_level:
+        # Ids only: a notice outlives an account's name (the game's view names the seats).
+        joined = {"game_id": str(game.pk), "seat": instance.number, "player_id": instance.player_id}
+        others = Seat.objects.filter(game=game, bot_level="").exclude(pk=instance.pk)
+        notices.notify_players(
+            (player_id, notices.PLAYER_JOINED, joined)
+            for player_id in others.values_list("player_id", flat=True)
+        )
+    bus.publish_on_commit([bus.game_topic(game.pk)])  # the lobby's view changed
+
+
+def on_seat_left(sender: Any, instance: Seat, **_: Any) -> None:
+    bus.publish_on_commit([bus.game_topic(instance.game_id)])
+
+
+def on_game_rated(sender: Any, game: Game, changes: Sequence[RatingChange], **_: Any) -> None:
+    notices.notify_players(
+        (
+            change.player_id,
+            notices.RATING_CHANGED,
+            {
+                "game_id": str(game.pk),
+                "family": change.family,
+                "size": change.size,
+                "before": change.before,
+                "after": change.after,
+                "delta": change.delta,
+            },
+        )
+        for change in changes
+    )
+
+
+def on_deadline_near(sender: Any, game: Game, version: int, seats: list[int], **_: Any) -> None:
+    near = {
+        "game_id": str(game.pk),
+        "version": version,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+    }
+    notices.notify_players(
+        (seat.player_id, notices.DEADLINE_NEAR, {**near, "seat": seat.number})
+        for seat in _people(game)
+        if seat.number in seats
+    )
+
+
+def on_token_deleted(sender: Any, instance: AuthToken, **_: Any) -> None:
+    bus.publish_on_commit([bus.token_topic(instance.user_id)])
+
+
+def on_account_deleting(sender: Any, player: Any, **_: Any) -> None:
+    """His notices are his data: they go with his account."""
+    PlayerNotice.objects.filter(player=player).delete()
+    PlayerFeed.objects.filter(player=player).delete()

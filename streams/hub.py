@@ -1,0 +1,187 @@
+"""The receiving side of the notification channel: one hub a server process, on its event loop.
+
+An open stream holds a ``Watch``: the topics it follows, and what it last saw of each thing it
+reads (a game's version, a player's notices, its token). The hub wakes a watch when one of its
+topics is published (Redis pub/sub, or this process's own publishers with no Redis), and every
+``STREAM_CHECK_SECONDS`` it asks the database, in one query per kind for all of this process's
+watches, whether anything moved that no notification told: that check is what makes a lost
+notification a delay instead of a loss. No thread waits: a watch is an ``asyncio.Event``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import Any
+
+import redis.asyncio as aioredis
+import structlog
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from redis.exceptions import RedisError
+
+from streams import bus
+
+logger = structlog.get_logger(__name__)
+
+#: A probe reads, for many keys at once, the value a watch compares with what it saw.
+Probe = Callable[[list[Hashable]], dict[Hashable, Any]]
+_probes: dict[str, Probe] = {}
+_pokes = itertools.count(1)
+
+
+def register_probe(name: str, probe: Probe) -> None:
+    _probes[name] = probe
+
+
+class Watch:
+    """One open stream's (or long poll's) interest in some topics."""
+
+    def __init__(self, topics: Iterable[str]) -> None:
+        self.topics = frozenset(topics)
+        #: probe name -> (key, value last seen): what the hub's check compares.
+        self.seen: dict[str, tuple[Hashable, Any]] = {}
+        self._reasons: set[str] = set()
+        self._woken = asyncio.Event()
+        #: The count of pokes (of any watch) at this watch's last poke, or at its making: a read
+        #: started since then sees what caused it.
+        self.woken_at = next(_pokes)
+
+    def poke(self, reason: str) -> None:
+        self._reasons.add(reason)
+        self._woken.set()
+        self.woken_at = next(_pokes)
+
+    async def wait(self, timeout: float) -> set[str]:
+        """Until poked or ``timeout`` passes; the reasons (topics, probe names), empty on time."""
+        if not self._woken.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):
+                    await self._woken.wait()
+        self._woken.clear()
+        reasons, self._reasons = self._reasons, set()
+        return reasons
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.watches: set[Watch] = set()
+        self._by_topic: dict[str, set[Watch]] = defaultdict(set)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._tick_hooks: list[Callable[[], Awaitable[None]]] = []
+        self._reads: dict[Hashable, tuple[int, asyncio.Future[Any]]] = {}
+        self.redis: aioredis.Redis | None = None
+        if settings.STREAMS_REDIS_URL:
+            self.redis = aioredis.Redis.from_url(
+                settings.STREAMS_REDIS_URL, socket_connect_timeout=2
+            )
+
+    def add(self, watch: Watch) -> None:
+        self._start()
+        self.watches.add(watch)
+        for topic in watch.topics:
+            self._by_topic[topic].add(watch)
+
+    def remove(self, watch: Watch) -> None:
+        self.watches.discard(watch)
+        for topic in watch.topics:
+            followers = self._by_topic.get(topic)
+            if followers is not None:
+                followers.discard(watch)
+                if not followers:
+                    del self._by_topic[topic]
+
+    async def shared(
+        self, key: Hashable, watch: Watch, read: Callable[..., Any], *args: Any
+    ) -> Any:
+        """``read(*args)`` on the database thread, once for every watch that asks the same
+        ``key`` at once: a read in flight serves a watch only if it started after the watch's
+        last poke (it then sees the commit that caused it); otherwise a new read starts."""
+        found = self._reads.get(key)
+        if found is None or found[0] < watch.woken_at:
+            started = next(_pokes)
+            future = asyncio.ensure_future(sync_to_async(read)(*args))
+            found = self._reads[key] = (started, future)
+            future.add_done_callback(lambda _: self._forget(key, future))
+        return await asyncio.shield(found[1])
+
+    def _forget(self, key: Hashable, future: asyncio.Future[Any]) -> None:
+        if key in self._reads and self._reads[key][1] is future:
+            del self._reads[key]
+
+    def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
+        self._tick_hooks.append(hook)
+
+    def poke_many(self, topics: Iterable[str]) -> None:
+        for topic in topics:
+            for watch in self._by_topic.get(topic, ()):
+                watch.poke(topic)
+
+    def poke_all(self, reason: str) -> None:
+        for watch in self.watches:
+            watch.poke(reason)
+
+    async def check(self) -> None:
+        """Wake every watch whose things moved since it last read them: one query per probe."""
+        keyed: dict[str, dict[Hashable, list[tuple[Watch, Any]]]] = defaultdict(dict)
+        for watch in list(self.watches):
+            for probe, (key, seen) in watch.seen.items():
+                keyed[probe].setdefault(key, []).append((watch, seen))
+        for probe, entries in keyed.items():
+            current = await sync_to_async(_probes[probe])(list(entries))
+            for key, watchers in entries.items():
+                now = current.get(key)
+                for watch, seen in watchers:
+                    if now != seen:
+                        watch.poke(probe)
+
+    def _start(self) -> None:
+        if self._tasks:
+            return
+        self._tasks.append(asyncio.create_task(self._tick()))
+        if self.redis is not None:
+            self._tasks.append(asyncio.create_task(self._listen()))
+        else:
+            bus.register_local(asyncio.get_running_loop(), self)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(settings.STREAM_CHECK_SECONDS)
+            try:
+                await self.check()
+                for hook in self._tick_hooks:
+                    await hook()
+            except Exception:  # a database or Redis outage: the next tick tries again
+                logger.exception("streams.check_failed")
+
+    async def _listen(self) -> None:
+        """Follow ``<prefix>:*`` on Redis, resubscribing after any failure; on each
+        (re)subscription every watch re-reads, for what was published while nobody listened."""
+        assert self.redis is not None
+        prefix = f"{settings.STREAMS_CHANNEL_PREFIX}:"
+        while True:
+            try:
+                async with self.redis.pubsub() as pubsub:
+                    await pubsub.psubscribe(prefix + "*")
+                    self.poke_all("resubscribed")
+                    async for message in pubsub.listen():
+                        if message["type"] == "pmessage":
+                            self.poke_many([message["channel"].decode()[len(prefix) :]])
+            except (RedisError, OSError) as error:
+                logger.warning("streams.listen_failed", error=str(error))
+                await asyncio.sleep(1)
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub:
+    """This event loop's hub (a server process runs one loop)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        found = _hubs[loop] = Hub()
+    return found

@@ -1,0 +1,153 @@
+// A whole match through the client generated from openapi.yaml (openapi-typescript types,
+// openapi-fetch calls): no cast, no `any`. tests/api/test_typescript_client.py generates
+// src/generated/schema.d.ts, type-checks this under `tsc --strict` and runs it against a live
+// server. It sends back the legal actions it is offered, keeps the score from the typed events
+// of the feed alone, and reads a problem's code.
+import createClient from "openapi-fetch";
+
+import type { components, paths } from "./generated/schema.js";
+
+type Schemas = components["schemas"];
+type FeedItem = Schemas["FeedItem"];
+type Game = Schemas["Game"];
+
+// Node's globals, which the DOM library does not declare (no @types/node is installed).
+declare const process: { env: Record<string, string | undefined>; exitCode?: number };
+
+const base = process.env.TRUC_API_URL ?? "http://127.0.0.1:8000";
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+async function signUp(username: string) {
+  const anonymous = createClient<paths>({ baseUrl: base });
+  const { data, error } = await anonymous.POST("/api/auth/register", {
+    body: { username, password: "s3cret-Pass!", display_name: username },
+  });
+  if (error !== undefined || data === undefined) fail(`register: ${JSON.stringify(error)}`);
+  return createClient<paths>({
+    baseUrl: base,
+    headers: { Authorization: `Bearer ${data.token}` },
+  });
+}
+
+type Client = Awaited<ReturnType<typeof signUp>>;
+
+async function read(client: Client, gameId: string): Promise<Game> {
+  const { data, error } = await client.GET("/api/games/{game_id}", {
+    params: { path: { game_id: gameId } },
+  });
+  if (data === undefined) fail(`read: ${JSON.stringify(error)}`);
+  return data;
+}
+
+/** The score as a client keeps it: from the events, switching on their types. */
+function replay(events: FeedItem[], reader: number) {
+  const tally: { scores: number[]; camas: number[]; winner: Schemas["Side"] | null; cards: number } =
+    { scores: [0, 0], camas: [0, 0], winner: null, cards: 0 };
+  for (const event of events) {
+    switch (event.type) {
+      case "hand_dealt": {
+        const own = event.data.hands[reader];
+        if (own === undefined || own === null || own.length !== 3) fail("my cards are mine");
+        if (event.data.hands.some((cards, seat) => seat !== reader && cards !== null)) {
+          fail("a deal shows another seat's cards");
+        }
+        break;
+      }
+      case "card_played":
+        tally.cards += event.data.card.length > 0 ? 1 : 0;
+        break;
+      case "hand_ended":
+        tally.scores = [...event.data.scores];
+        for (const points of event.data.points) {
+          const kind: "envido" | "truco" | "mazo_penalty" = points.kind;
+          if (points.points < 1) fail(`${kind} points are positive`);
+        }
+        break;
+      case "cama_ended":
+        tally.camas = [...event.data.camas];
+        break;
+      case "match_ended":
+        tally.winner = event.data.winner;
+        break;
+      default:
+        break;
+    }
+  }
+  return tally;
+}
+
+async function main(): Promise<void> {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const clients = [await signUp(`ts-pep-${suffix}`), await signUp(`ts-vicenta-${suffix}`)];
+  const [host, guest] = clients;
+  if (host === undefined || guest === undefined) fail("two players");
+
+  const created = await host.POST("/api/games", {
+    body: {
+      preset: "valenciano",
+      players: 2,
+      options: { target: 6, buenas_from: 3, camas_to_win: 1 },
+    },
+  });
+  if (created.data === undefined) fail(`create: ${JSON.stringify(created.error)}`);
+  const gameId = created.data.id;
+  const joined = await guest.POST("/api/games/{game_id}/join", {
+    params: { path: { game_id: gameId } },
+    body: {},
+  });
+  if (joined.data?.status !== "active") fail("the table is full: the game starts");
+
+  let final: Game | undefined;
+  for (let turn = 0; turn < 1000 && final === undefined; turn += 1) {
+    const views = await Promise.all(clients.map((client) => read(client, gameId)));
+    const first = views[0];
+    if (first === undefined) fail("a view");
+    if (first.status !== "active") {
+      final = first;
+      break;
+    }
+    const seat = views.findIndex((view) => (view.state?.legal_actions.length ?? 0) > 0);
+    const view = views[seat];
+    const client = clients[seat];
+    if (view === undefined || client === undefined || view.state === null) fail("one may act");
+    const legal = view.state.legal_actions[turn % view.state.legal_actions.length];
+    if (legal === undefined) fail("a legal action");
+    // A listed legal action goes back as it is, with the version it was listed at.
+    const acted = await client.POST("/api/games/{game_id}/actions", {
+      params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
+      body: { ...legal, expected_version: view.version },
+    });
+    if (acted.data === undefined) fail(`act: ${JSON.stringify(acted.error)}`);
+    if (acted.data.version !== acted.data.game.version) fail("the answer's version is the game's");
+  }
+  if (final === undefined || final.state === null) fail("the match did not end");
+
+  // An action after the end: a problem, whose code the client branches on.
+  const late = await host.POST("/api/games/{game_id}/actions", {
+    params: { path: { game_id: gameId }, header: { "Idempotency-Key": crypto.randomUUID() } },
+    body: { type: "mazo", expected_version: final.version },
+  });
+  const code: Schemas["ProblemCode"] | undefined = late.error?.code;
+  if (code !== "game_over") fail(`a finished game answers game_over, not ${String(code)}`);
+
+  const feed = await guest.GET("/api/games/{game_id}/events", {
+    params: { path: { game_id: gameId }, query: { after: 0, limit: 500 } },
+  });
+  if (feed.data === undefined) fail("the feed");
+  if (feed.data.more || feed.data.after !== final.version) fail("one page holds the match");
+  const tally = replay(feed.data.events, 1);
+  const state = final.state;
+  if (tally.winner !== final.winner_side) fail("the events name the winner");
+  if (tally.camas.join() !== state.camas.join()) fail("the events count the camas");
+  if (tally.scores.join() !== state.scores.join()) fail("the events keep the score");
+  if (tally.cards === 0) fail("cards were played");
+  console.log(`match over: side ${String(final.winner_side)} won, ${final.version} events`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
