@@ -13,9 +13,11 @@ import secrets
 import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import structlog
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -247,10 +249,10 @@ def _perform(
         if earlier is not None:
             return earlier
         raise RuleViolation(error, current_version=game.version) from None
+    recorder = Recorder(game, state)
     if seat.timeouts or not seat.has_acted:
         seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
-        seat.save(update_fields=["timeouts", "has_acted"])
-    recorder = Recorder(game, state)
+        recorder.touch(seat)
     recorder.record(events, actor=player, seat=seat.number)
     recorder.deal_if_due()
     state = recorder.save()
@@ -288,6 +290,20 @@ def _earlier(player: Any, request: _Request) -> Answered | None:
     if request_hash != request.fingerprint:
         raise IdempotencyConflict()
     return Answered(status, response, replayed=True)
+
+
+def purge_idempotency_records(batch: int = 10_000) -> int:
+    """Delete the idempotency records older than ``IDEMPOTENCY_HOURS``, ``batch`` at a time (a
+    short transaction each, by the ``created_at`` index); how many were deleted. A retry with
+    such a key is then a new request: it finds the game moved on (409 ``stale_version``)."""
+    cutoff = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_HOURS)
+    deleted = 0
+    while True:
+        old = IdempotencyRecord.objects.filter(created_at__lt=cutoff).order_by("created_at")
+        ids = list(old.values_list("pk", flat=True)[:batch])
+        if not ids:
+            return deleted
+        deleted += IdempotencyRecord.objects.filter(pk__in=ids).delete()[0]
 
 
 def _stale(game: Game) -> StaleVersion:
