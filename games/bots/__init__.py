@@ -9,9 +9,11 @@ always returns one of ``view["legal_actions"]`` as an ``engine.Action``. Levels 
 
 - ``random``: any legal action, uniformly (``random_bot``).
 - ``basic``: rules of thumb on card strength and envido value, deterministic (``basic``).
-- ``strong``: determinized search with ``basic`` playouts (``strong``, ``determinize``); at
-  six-player tables and with the flor (RULES.md §5.3, §9), which its deal sampling does not model,
-  it plays as ``basic`` (``strong_knows``).
+- ``strong``: a mixed strategy for the calls learned by Monte Carlo CFR self-play, sampled; its
+  cards as ``basic`` plays them (``strong``, trained by ``train_strong``).
+
+``styles`` holds human styles of play (cautious, aggressive, bluffer, accepts) that the bench
+plays against; they are not levels.
 
 ``play_match`` runs a whole match between bots, as the bench and the tests do.
 """
@@ -39,16 +41,8 @@ def choose(
     if level == "basic":
         return basic.choose(view)
     if level == "strong":
-        if not strong_knows(view):
-            return basic.choose(view)
         return strong.choose(view, history, rng)
     raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-
-
-def strong_knows(view: dict[str, Any]) -> bool:
-    """Whether the ``strong`` search models this table: 2 or 4 players, no flor."""
-    rules = view["rules"]
-    return rules["players"] in (2, 4) and not rules.get("flor", False)
 
 
 #: What ``play_match`` asks a seat: (view, history, rng) -> action, or None to let the clock run
