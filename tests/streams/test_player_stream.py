@@ -141,3 +141,14 @@ def test_a_deleted_accounts_notices_go_with_it(make_client) -> None:
     followers.on_account_deleting(sender=Player, player=ana.player)
     assert not PlayerNotice.objects.filter(player=ana.player).exists()
     assert PlayerNotice.objects.filter(player=berta.player).count() == 1
+
+
+def test_the_lobby_tells_a_match_found_on_the_player_stream(make_client) -> None:
+    """Seeks paired (lobby/): each seeker's stream has the lobby's notice, as a webhook has it."""
+    ana, pep = make_client(), make_client()
+    seek = {"preset": "valenciano", "players": 2, "turn_seconds": 60, "rated": True}
+    assert ana.post("/api/seeks", seek).status_code == 201
+    paired = pep.post("/api/seeks", seek).json()
+    for client in (ana, pep):
+        found = [data for kind, _, data in told(client) if kind == "match_found"]
+        assert [notice["data"]["game_id"] for notice in found] == [paired["game_id"]]
