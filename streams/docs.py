@@ -228,7 +228,10 @@ Notices, kept and replayed (`id:` is the notice's seq, counted per player, `even
 - `game_started`, `game_ended` (won or not, the reason; a rated game's change follows),
   `rating_changed` (before, after, delta), `deadline_near` (the turn times out soon),
   `player_joined` (someone took a seat at your open game);
-- whatever other parts of the server tell a player (the lobby: challenges, a match found).
+- the lobby's, the same kinds and `data` as its webhooks (ids and settings, never a name):
+  `match_found`, `seek_expired`, `challenge_received`, `challenge_accepted`,
+  `challenge_declined`, `challenge_cancelled`, `challenge_expired`, `rematch_offered`,
+  `rematch_started`, `rematch_declined`.
 
 The state of his games, told on connecting and whenever it changes (no `id:`: not replayed, as
 only the current one matters):

@@ -33,7 +33,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"\S"},
     OpenApiParameter.HEADER,
     required=True,
-    description="A unique key per intended action (e.g. a UUID); reuse it only to retry.",
+    description=(
+        "A unique key per intended action (e.g. a UUID); reuse it only to retry. The answer is"
+        " kept for a retry for 24 hours (`IDEMPOTENCY_HOURS`), then forgotten."
+    ),
 )
 
 _CONFLICTS = (

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import contract, selectors, services
+from games import contract, selectors, services, store
 from games.api import docs
 from games.api.serializers import (
     ActionResultSerializer,
@@ -159,7 +159,7 @@ class GameView(APIView):
     def with_token(self, tokens: QuerySet[AuthToken]) -> QuerySet[AuthToken]:
         if not self.request.headers.get("If-None-Match"):
             return tokens
-        return selectors.with_etag_parts(tokens, self.kwargs["game_id"])
+        return store.with_etag_parts(tokens, self.kwargs["game_id"])
 
     @extend_schema(
         operation_id="games_read",

@@ -38,7 +38,10 @@ from truc_api.serializers import (
     validated,
 )
 
-_ID = OpenApiParameter("id", str, OpenApiParameter.PATH, description="The UUID.")
+_SEEK_ID = OpenApiParameter("seek_id", str, OpenApiParameter.PATH, description="The seek's UUID.")
+_CHALLENGE_ID = OpenApiParameter(
+    "challenge_id", str, OpenApiParameter.PATH, description="The challenge's UUID."
+)
 _GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's UUID.")
 _TOKEN = OpenApiParameter("token", str, OpenApiParameter.PATH, description="The link's token.")
 _GAME = "8d6b2c1e-5f0a-4a43-9c7e-2b1f9e3d4a55"
@@ -191,7 +194,7 @@ class SeekDetailView(APIView):
         tags=["lobby"],
         summary="One of your seeks",
         responses={200: SeekSerializer, **_errors(_SEEK_NOT_FOUND)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_SEEK_ID, RETRY_AFTER],
         examples=[_response("Matched", _SEEK_EXAMPLE)],
     )
     def get(self, request: Request, seek_id: str) -> Response:
@@ -208,7 +211,7 @@ class SeekDetailView(APIView):
             200: SeekSerializer,
             **_errors(_SEEK_NOT_FOUND, error_example("Seek closed", lobby_errors.SeekClosed)),
         },
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, seek_id: str) -> Response:
         return _seek_out(seeks.cancel_seek(request.user, seek_id))
@@ -228,7 +231,7 @@ class SeekJoinView(APIView):
                 error_example("Already seeking", lobby_errors.AlreadySeeking),
             ),
         },
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def post(self, request: Request, seek_id: str) -> Response:
         return _seek_out(seeks.confirm_partner(request.user, seek_id))
@@ -304,7 +307,7 @@ class ChallengeDetailView(APIView):
         tags=["lobby"],
         summary="A challenge you sit in",
         responses={200: ChallengeSerializer, **_errors(_CHALLENGE_NOT_FOUND)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
         examples=[_response("Pending", _CHALLENGE_EXAMPLE)],
     )
     def get(self, request: Request, challenge_id: str) -> Response:
@@ -321,7 +324,7 @@ class ChallengeAcceptView(APIView):
         summary="Accept your seat; the last acceptance starts the game",
         request=None,
         responses={200: ChallengeSerializer, **_errors(*_ANSWER_ERRORS)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         return _challenge_out(request, challenges.accept(request.user, challenge_id))
@@ -363,7 +366,7 @@ class ChallengeDeclineView(APIView):
         summary="Decline a challenge, with a reason code",
         request=DeclineSerializer,
         responses={200: ChallengeSerializer, **_errors(UNKNOWN_FIELD, *_ANSWER_ERRORS)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
         examples=[_request("Too fast", {"reason": "too_fast"})],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
@@ -378,7 +381,7 @@ class ChallengeCancelView(APIView):
         summary="Withdraw a challenge you sent",
         request=None,
         responses={200: ChallengeSerializer, **_errors(*_ANSWER_ERRORS)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         return _challenge_out(request, challenges.cancel(request.user, challenge_id))

@@ -351,7 +351,14 @@ class BlockDetailView(APIView):
         operation_id="players_me_unblock",
         tags=["players"],
         summary="Unblock a player (a no-op if you do not block him)",
-        responses={204: None, **problem_responses(NOT_AUTHENTICATED, THROTTLED)},
+        responses={
+            204: None,
+            **problem_responses(
+                problem_example("Not a player id", 404, "not_found", "No resource at this URL."),
+                NOT_AUTHENTICATED,
+                THROTTLED,
+            ),
+        },
         parameters=[RETRY_AFTER],
     )
     def delete(self, request: Request, player_id: int) -> Response:

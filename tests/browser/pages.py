@@ -152,7 +152,8 @@ return {
     ratings: [...root.querySelectorAll('.rating-changes li')].map(
       (li) => [Number(li.dataset.player), Number(li.dataset.delta)]),
     unrated: !!root.querySelector('.match-end .unrated'),
-    play_again: !!root.querySelector('.match-end .play-again'),
+    rematch: root.querySelector('.match-end .rematch') ?
+      root.querySelector('.match-end .rematch').dataset.status || 'none' : null,
   },
 };
 """

@@ -137,6 +137,16 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
         )
     assert any(delta > 0 for _, delta in end["ratings"])
 
+    # Ana asks for the rematch (the lobby's); Bea's table offers it to her, she accepts, and both
+    # tables move to the new game.
+    press(ana, ".rematch-offer")
+    wait_for(lambda: bea.find_elements(By.CSS_SELECTOR, ".rematch-accept"), what="the offer")
+    press(bea, ".rematch-accept")
+    new_id = wait_for(lambda: ana_api.get(f"/games/{game_id}/rematch")["next_game_id"])
+    for driver in (ana, bea):
+        wait_for(lambda d=driver: d.current_url.endswith(f"/game/{new_id}"), what="the rematch")
+        wait_for(lambda d=driver: (snapshot(d) or {}).get("status") == "active", what="it starts")
+
     # Logging out forgets the token; logging in again gets a new one.
     token = ana.execute_script("return localStorage.getItem('truc.token')")
     ana.find_element(By.ID, "logout").click()

@@ -19,8 +19,11 @@ from tests.browser.pages import (
     fits_the_screen,
     game_id_of,
     play_to_end,
+    press,
     settle,
     sign_up,
+    snapshot,
+    wait_for,
 )
 
 #: TRUC_SCREENSHOTS=DIR saves the table at desktop and phone sizes there (the README's).
@@ -62,7 +65,16 @@ def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
     assert end["winner"] == str(view["winner_side"])
     assert end["verdict"] == ("You won!" if view["winner_side"] == 0 else "You lost.")
     assert end["unrated"] and not view["rated"]  # a game with a bot is not rated
-    assert end["play_again"]
+    # The lobby's rematch: with only bots to wait for, the new game starts at once.
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".rematch-offer"), what="a rematch")
+    press(driver, ".rematch-offer")
+    new_id = wait_for(
+        lambda: driver.current_url.rsplit("/", 1)[1] != game_id and driver.current_url,
+        what="the rematch's table",
+    ).rsplit("/", 1)[1]
+    assert api.get(f"/games/{game_id}/rematch")["next_game_id"] == new_id
+    view, page = settle(driver, api, new_id)
+    check_table(page, view)
 
 
 def test_a_four_player_argentino_match_with_three_bots_in_the_browsers_language(browsers) -> None:
@@ -72,15 +84,10 @@ def test_a_four_player_argentino_match_with_three_bots_in_the_browsers_language(
     assert driver.find_element(By.ID, "logout").text == "Salir"
     fill_form(driver, "new-bots", preset="argentino", players=4, level="basic", length="quick")
     game_id = game_id_of(driver)
-    positions = {
-        seat: driver.find_element(By.CSS_SELECTOR, f".seat[data-seat='{seat}']").get_attribute(
-            "class"
-        )
-        for seat in range(4)
-    }
+    seats = wait_for(lambda: (snapshot(driver) or {}).get("seats"), what="the seats")
+    positions = {int(seat): shown["position"] for seat, shown in seats.items()}
     # Me at the bottom, my partner (seat 2) across, seat 1 plays after me, on my right.
-    assert "pos-bottom" in positions[0] and "pos-top" in positions[2]
-    assert "pos-right" in positions[1] and "pos-left" in positions[3]
+    assert positions == {0: "pos-bottom", 1: "pos-right", 2: "pos-top", 3: "pos-left"}
     view, page, moves = play_to_end(driver, api, game_id, random.Random(4))
     assert view["status"] == "finished" and moves > 0 and view["players"] == 4
     assert page["match_end"]["verdict"] == (

@@ -109,7 +109,10 @@ export const api = {
     post(`/games/${id}/actions`, { ...action, expected_version: version }, {
       headers: { "Idempotency-Key": crypto.randomUUID ? crypto.randomUUID() : fallbackKey() },
     }),
-  ratings: (playerId) => get(`/players/${playerId}/ratings?limit=1`),
+  // The lobby's rematch: the same table and settings again once everyone seated asks for it.
+  rematch: (id) => get(`/games/${id}/rematch`),
+  wantRematch: (id) => post(`/games/${id}/rematch`),
+  declineRematch: (id) => post(`/games/${id}/rematch/decline`),
 };
 
 function fallbackKey() {

@@ -10,7 +10,6 @@ const LEVELS = ["random", "basic", "strong"];
 const TURN_SECONDS = [30, 60, 300, 86400];
 // A quick match: one cama to 6 (buenas from 4), to try the table in a few minutes.
 const QUICK = { target: 6, buenas_from: 4, camas_to_win: 1 };
-const SPECS_KEY = "truc.specs"; // how this browser created its games, for "play again"
 
 function h(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -31,17 +30,8 @@ const select = (name, values, label, selected) =>
 
 const turnLabel = (seconds) => (seconds < 60 ? t("seconds", { n: seconds }) : seconds < 3600 ? t("minutes", { n: seconds / 60 }) : "24 h");
 
-function rememberSpec(gameId, spec) {
-  const specs = JSON.parse(localStorage.getItem(SPECS_KEY) || "{}");
-  specs[gameId] = spec;
-  const ids = Object.keys(specs);
-  for (const old of ids.slice(0, Math.max(0, ids.length - 20))) delete specs[old];
-  localStorage.setItem(SPECS_KEY, JSON.stringify(specs));
-}
-
 async function create(spec) {
   const game = await api.createGame(spec);
-  rememberSpec(game.id, spec);
   location.hash = `#/game/${game.id}`;
 }
 
@@ -173,13 +163,4 @@ async function fillOpen(section, toast) {
   } catch (error) {
     toast(t("error", { message: error.message }));
   }
-}
-
-// At the end of a match: the same game again, if this browser created it (the lobby's rematch,
-// which seats the same people again, is for when the API offers it).
-export function rematchOffer(view) {
-  const specs = JSON.parse(localStorage.getItem(SPECS_KEY) || "{}");
-  const spec = specs[view.id];
-  if (!spec) return null;
-  return h("button", { type: "button", class: "play-again", text: t("play_again"), onclick: () => create(spec) });
 }

@@ -2,11 +2,10 @@
 // through POST /api/games/{id}/actions. Only the legal actions of the view are offered, so an
 // illegal click cannot happen; a stale one (409) is read again and retried while still legal.
 
-import { api } from "./api.js";
+import { api, session } from "./api.js";
 import { backCard, faceCard } from "./cards.js";
 import { t } from "./i18n.js";
 import { follow } from "./live.js";
-import { rematchOffer } from "./lobby.js";
 import { actionLabel, actionToSend, callLabel, camasWord, cardName, scoreWords } from "./words.js";
 
 const OVER = new Set(["finished", "aborted"]);
@@ -47,6 +46,9 @@ export function openTable(main, gameId, { toast }) {
     clock: null,
     ratingTries: 0,
     resignArmed: false,
+    offline: false,
+    rematch: undefined, // the lobby's rematch state once the match is over (null: none offered)
+    rematchTimer: null,
     closed: false,
   };
 
@@ -161,7 +163,12 @@ export function openTable(main, gameId, { toast }) {
         table.view = view;
         render();
       },
-      onLink: (state) => toast(state === "offline" ? t("offline") : t("live")),
+      // Said when the link drops, and when it is back; not at every (re)connection.
+      onLink: (state) => {
+        if (state === "offline") toast(t("offline"));
+        else if (table.offline) toast(t("live"));
+        table.offline = state === "offline";
+      },
     });
   }
 
@@ -278,6 +285,7 @@ export function openTable(main, gameId, { toast }) {
     }
     tickClock();
     awaitRating();
+    followRematch();
   }
 
   const isMyTurn = () =>
@@ -473,8 +481,70 @@ export function openTable(main, gameId, { toast }) {
       h("p", { class: "verdict", text: verdict }),
       view.end_reason ? h("p", { class: "reason", text: t("end_reason", { reason: view.end_reason }) }) : null,
       h("div", { class: "rating" }, h("h3", { text: t("rating") }), rating),
-      rematchOffer(view),
+      rematchPanel(view),
     );
+  }
+
+  // --- the rematch (the lobby's): offered, accepted by everyone seated, then the new game ---
+
+  function followRematch() {
+    const view = table.view;
+    if (table.closed || view.status !== "finished" || view.my_seat === null || table.rematchTimer) return;
+    const read = async () => {
+      table.rematchTimer = null;
+      if (table.closed) return;
+      try {
+        table.rematch = await api.rematch(gameId);
+      } catch {
+        table.rematch = null; // no lobby on this server: no rematch to offer
+        return render();
+      }
+      if (table.rematch.next_game_id && table.rematch.accepted_by.includes(session.player.id)) {
+        location.hash = `#/game/${table.rematch.next_game_id}`;
+        return;
+      }
+      render();
+      if (table.rematch.status === null || table.rematch.status === "offered") {
+        table.rematchTimer = setTimeout(read, 2000);
+      }
+    };
+    table.rematchTimer = setTimeout(read, 0);
+  }
+
+  async function askRematch(decline) {
+    try {
+      table.rematch = decline ? await api.declineRematch(gameId) : await api.wantRematch(gameId);
+    } catch (error) {
+      toast(t("error", { message: error.message }));
+    }
+    if (table.rematch && table.rematch.next_game_id && !decline) {
+      location.hash = `#/game/${table.rematch.next_game_id}`;
+      return;
+    }
+    render();
+  }
+
+  function rematchPanel(view) {
+    const offer = table.rematch;
+    if (view.status !== "finished" || view.my_seat === null || !offer) return null;
+    const me = session.player.id;
+    const box = (...children) => h("div", { class: "rematch", data_status: offer.status || "" }, children);
+    if (offer.next_game_id) {
+      return box(h("a", { href: `#/game/${offer.next_game_id}`, class: "rematch-game", text: t("rematch_go") }));
+    }
+    if (offer.status === "declined") return box(h("p", { text: t("rematch_declined") }));
+    if (offer.status === "offered" && offer.accepted_by.includes(me)) {
+      return box(h("p", { class: "rematch-waiting", text: t("rematch_waiting") }));
+    }
+    if (offer.status === "offered") {
+      const seat = view.seats.find((s) => s.player && s.player.id === offer.offered_by);
+      return box(
+        h("p", { text: t("rematch_offered", { name: seat ? seat.player.name : "?" }) }),
+        h("button", { type: "button", class: "rematch-accept", text: t("rematch_accept"), onclick: () => askRematch(false) }),
+        h("button", { type: "button", class: "rematch-decline", text: t("rematch_decline"), onclick: () => askRematch(true) }),
+      );
+    }
+    return box(h("button", { type: "button", class: "rematch-offer", text: t("rematch"), onclick: () => askRematch(false) }));
   }
 
   function sidePanels() {
@@ -524,6 +594,7 @@ export function openTable(main, gameId, { toast }) {
     close() {
       table.closed = true;
       clearInterval(table.clock);
+      clearTimeout(table.rematchTimer);
       if (table.follower) table.follower.stop();
     },
   };
