@@ -17,6 +17,15 @@ from games import engine as E
 from games.bots import basic, strong, styles, train_strong
 
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
+#: The flor (RULES.md §5.3) and six-player tables with and without pica-pica (§9), in short
+#: matches, for every level: (preset, players, options).
+FEATURE_TABLES = [
+    ("argentino", 2, {"flor": True}),
+    ("argentino_clasico", 4, {"flor": True}),
+    ("valenciano", 6, {}),
+    ("argentino", 6, {"pica_pica": True, "flor": True}),
+    ("argentino_clasico", 6, {"pica_pica": True}),
+]
 
 
 @dataclass(frozen=True)
@@ -72,9 +81,13 @@ def sometimes_times_out(player: bots.Player, share: float) -> bots.Player:
 
 
 def play(
-    preset: str, players: int, seats: list[bots.Player], seed: int
+    preset: str,
+    players: int,
+    seats: list[bots.Player],
+    seed: int,
+    options: dict[str, Any] | None = None,
 ) -> tuple[E.State, list[Decision]]:
-    rules = E.resolve_rules(preset, {"players": players})
+    rules = E.resolve_rules(preset, {"players": players, **(options or {})})
     decisions: list[Decision] = []
 
     def watch(state: E.State, seat: int, view: dict[str, Any], history: list[Any]) -> None:
@@ -103,6 +116,35 @@ def test_random_and_basic_act_legally_and_blind(preset: str, players: int, level
     for seed in range(3):
         play(preset, players, [checked(level), checked("random")] * (players // 2), seed)
         play(preset, players, [checked("random"), checked(level)] * (players // 2), seed)
+
+
+@pytest.mark.parametrize(("preset", "players", "options"), FEATURE_TABLES)
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_every_level_plays_flor_and_six_player_tables_legally_and_blind(
+    preset: str, players: int, options: dict[str, Any], level: str
+) -> None:
+    short = {**options, "target": 12, "buenas_from": 7, "camas_to_win": 1}
+    for seed in range(2):
+        seats = [checked(level), checked("random")] * (players // 2)
+        play(preset, players, seats, seed, short)
+        play(preset, players, seats[::-1], seed, short)
+
+
+def test_basic_sings_its_flor_and_answers_the_contest_by_its_value() -> None:
+    """RULES.md §5.3: a flor is sung when due; 35 raises to contraflor al resto, 26 concedes."""
+    rules = E.resolve_rules("argentino_clasico", {"flor": True})
+    state = E.start(E.start_match(rules))
+    state = E.evolve(state, E.deal_hands(state, [["7O", "12O", "10O"], ["4B", "5B", "6B"]]))
+    view = E.view_for(state, 0)
+    assert basic.choose(view) == E.Action("flor")
+    for event in E.decide(state, 0, E.Action("flor")):
+        state = E.evolve(state, event)
+    for event in E.decide(state, 1, E.Action("flor")):
+        state = E.evolve(state, event)
+    assert basic.choose(E.view_for(state, 1)) == E.Action("contraflor_al_resto")
+    for event in E.decide(state, 1, E.Action("contraflor_al_resto")):
+        state = E.evolve(state, event)
+    assert basic.choose(E.view_for(state, 0)) == E.Action("no_quiero")  # 27 does not hold
 
 
 def test_basic_is_a_function_of_the_view() -> None:
