@@ -100,17 +100,3 @@ class TooManyMessages(ApplicationError):
         super().__init__(
             f"Wait {seconds} s before your next line.", headers={"Retry-After": seconds}
         )
-
-
-class InvalidLobbyRequest(ApplicationError):
-    """A request whose fields are each fine but do not go together: 400 naming the field."""
-
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
-
-    def __init__(self, field: str, code: str, message: str) -> None:
-        super().__init__(
-            "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": code, "message": message}]},
-        )

@@ -73,20 +73,27 @@ class Session:
     expiry: datetime
 
 
-class WrongPassword(ApplicationError):
-    """The password the request confirms itself with is not the account's: a 400 on that field
-    (a 401 would tell the client its token is bad, and it is not)."""
+class InvalidField(ApplicationError):
+    """One field a service finds at fault (the serializer could not tell): a 400
+    ``invalid_request`` naming it, as DRF's own field errors do."""
 
     code = "invalid_request"
     status = HTTPStatus.BAD_REQUEST
     title = "The request is not valid."
 
-    def __init__(self, field: str) -> None:
-        message = "This is not your current password."
+    def __init__(self, field: str, code: str, message: str) -> None:
         super().__init__(
             "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": "wrong_password", "message": message}]},
+            extra={"errors": [{"field": field, "code": code, "message": message}]},
         )
+
+
+class WrongPassword(InvalidField):
+    """The password the request confirms itself with is not the account's: a 400 on that field
+    (a 401 would tell the client its token is bad, and it is not)."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field, "wrong_password", "This is not your current password.")
 
 
 BOT_PREFIX = "bot-"
@@ -227,17 +234,9 @@ def unblock(player: Player, blocked_id: int) -> None:
     Block.objects.filter(blocker=player, blocked_id=blocked_id).delete()
 
 
-class NoSuchPlayer(ApplicationError):
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
-
+class NoSuchPlayer(InvalidField):
     def __init__(self, field: str) -> None:
-        message = "No such player (or yourself)."
-        super().__init__(
-            "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": "no_such_player", "message": message}]},
-        )
+        super().__init__(field, "no_such_player", "No such player (or yourself).")
 
 
 # --- Ratings -------------------------------------------------------------------------------------
