@@ -69,10 +69,22 @@ _EXAMPLES: dict[int, list[OpenApiExample]] = {
 }
 
 
-def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
-    """``responses`` entries for these statuses (and 429), problem+json with an example each."""
+#: A new table's 422s: options each valid alone that the rules refuse together (RULES.md §2:
+#: buenas_from above the target, the flor with valencian22, pica_pica without 6 players), or
+#: seats the table cannot give (a bot beyond its size, a seat taken twice).
+CREATE_REFUSALS = [
+    error_example("Options refused together", errors.RulesRefused),
+    error_example("Seats refused", errors.SeatsRefused),
+]
+
+
+def problems(
+    *statuses: int, refusals: list[OpenApiExample] | None = None
+) -> dict[tuple[int, str], OpenApiResponse]:
+    """``responses`` entries for these statuses (and 429), problem+json with an example each;
+    ``refusals`` are an endpoint's own 422 examples, instead of the referee's."""
     examples = [example for status in (*statuses, 429) for example in _EXAMPLES[status]]
-    return problem_responses(*examples)
+    return problem_responses(*examples, *(refusals or []))
 
 
 CREATE_EXAMPLES = [

@@ -73,7 +73,10 @@ class GameCreateView(APIView):
         operation_id="games_create",
         tags=["games"],
         request=GameCreateSerializer,
-        responses={201: GameSerializer, **docs.problems(400, 401)},
+        responses={
+            201: GameSerializer,
+            **docs.problems(400, 401, refusals=docs.CREATE_REFUSALS),
+        },
         examples=docs.CREATE_EXAMPLES,
     )
     def post(self, request: Request) -> Response:
