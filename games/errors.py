@@ -125,3 +125,14 @@ class RuleViolation(ApplicationError):
     @classmethod
     def codes(cls) -> tuple[str, ...]:
         return tuple(REASONS)
+
+
+def rules_error(error: EngineError) -> InvalidRequest:
+    """The engine checks the options (one validator): its error, at the field it names."""
+    option = getattr(error, "option", None)
+    field = (
+        "options" if option is None else "players" if option == "players" else f"options.{option}"
+    )
+    if error.code == "buenas_above_target":
+        return RulesRefused(error, field)
+    return InvalidRequest(error, field)

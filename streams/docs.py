@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from streams.errors import CursorAhead, TooManyStreams
+from truc_api.authentication import TokenScheme
 from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
 from truc_api.serializers import NOT_AUTHENTICATED
 
@@ -196,7 +197,7 @@ def game_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{"knoxApiToken": []}],
+        "security": [{TokenScheme.name: []}],
         "responses": {
             "200": _stream_content(
                 "The stream: the events after the cursor, the view, then live.",
@@ -298,7 +299,7 @@ def player_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{"knoxApiToken": []}],
+        "security": [{TokenScheme.name: []}],
         "responses": {
             "200": _stream_content(
                 "The stream: the notices after the cursor, the current turns, then live.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -38,8 +39,15 @@ from truc_api.serializers import (
     validated,
 )
 
-_ID = OpenApiParameter("id", str, OpenApiParameter.PATH, description="The UUID.")
-_GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's UUID.")
+_SEEK_ID = OpenApiParameter(
+    "seek_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The seek's id."
+)
+_CHALLENGE_ID = OpenApiParameter(
+    "challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The challenge's id."
+)
+_GAME_ID = OpenApiParameter(
+    "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
+)
 _TOKEN = OpenApiParameter("token", str, OpenApiParameter.PATH, description="The link's token.")
 _GAME = "8d6b2c1e-5f0a-4a43-9c7e-2b1f9e3d4a55"
 _SEEK = "2f4e1c9a-7b3d-4e8f-a1c2-9d0e5b6f7a81"
@@ -187,11 +195,11 @@ class SeeksView(APIView):
 
 class SeekDetailView(APIView):
     @extend_schema(
-        operation_id="seeks_retrieve",
+        operation_id="seeks_read",
         tags=["lobby"],
         summary="One of your seeks",
         responses={200: SeekSerializer, **_errors(_SEEK_NOT_FOUND)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_SEEK_ID, RETRY_AFTER],
         examples=[_response("Matched", _SEEK_EXAMPLE)],
     )
     def get(self, request: Request, seek_id: str) -> Response:
@@ -208,7 +216,7 @@ class SeekDetailView(APIView):
             200: SeekSerializer,
             **_errors(_SEEK_NOT_FOUND, error_example("Seek closed", lobby_errors.SeekClosed)),
         },
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, seek_id: str) -> Response:
         return _seek_out(seeks.cancel_seek(request.user, seek_id))
@@ -228,7 +236,7 @@ class SeekJoinView(APIView):
                 error_example("Already seeking", lobby_errors.AlreadySeeking),
             ),
         },
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def post(self, request: Request, seek_id: str) -> Response:
         return _seek_out(seeks.confirm_partner(request.user, seek_id))
@@ -300,11 +308,11 @@ class ChallengesView(APIView):
 
 class ChallengeDetailView(APIView):
     @extend_schema(
-        operation_id="challenges_retrieve",
+        operation_id="challenges_read",
         tags=["lobby"],
         summary="A challenge you sit in",
         responses={200: ChallengeSerializer, **_errors(_CHALLENGE_NOT_FOUND)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
         examples=[_response("Pending", _CHALLENGE_EXAMPLE)],
     )
     def get(self, request: Request, challenge_id: str) -> Response:
@@ -321,7 +329,7 @@ class ChallengeAcceptView(APIView):
         summary="Accept your seat; the last acceptance starts the game",
         request=None,
         responses={200: ChallengeSerializer, **_errors(*_ANSWER_ERRORS)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         return _challenge_out(request, challenges.accept(request.user, challenge_id))
@@ -329,7 +337,7 @@ class ChallengeAcceptView(APIView):
 
 class ChallengeLinkView(APIView):
     @extend_schema(
-        operation_id="challenges_link_retrieve",
+        operation_id="challenges_link_read",
         tags=["lobby"],
         summary="The challenge behind a private link",
         responses={200: ChallengeSerializer, **_errors(_CHALLENGE_NOT_FOUND)},
@@ -363,7 +371,7 @@ class ChallengeDeclineView(APIView):
         summary="Decline a challenge, with a reason code",
         request=DeclineSerializer,
         responses={200: ChallengeSerializer, **_errors(UNKNOWN_FIELD, *_ANSWER_ERRORS)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
         examples=[_request("Too fast", {"reason": "too_fast"})],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
@@ -378,7 +386,7 @@ class ChallengeCancelView(APIView):
         summary="Withdraw a challenge you sent",
         request=None,
         responses={200: ChallengeSerializer, **_errors(*_ANSWER_ERRORS)},
-        parameters=[_ID, RETRY_AFTER],
+        parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         return _challenge_out(request, challenges.cancel(request.user, challenge_id))
@@ -397,7 +405,7 @@ _REMATCH_ERRORS = (
 
 class RematchView(APIView):
     @extend_schema(
-        operation_id="games_rematch_retrieve",
+        operation_id="games_rematch_read",
         tags=["lobby"],
         summary="The rematch of a game, and the game it is the rematch of",
         responses={200: RematchSerializer, **_errors(_GAME_NOT_FOUND)},
@@ -477,7 +485,7 @@ class ChatView(APIView):
             ),
         },
         parameters=[_GAME_ID, _ROOM, _AFTER, RETRY_AFTER],
-        examples=[_response("Lines", [_LINE])],  # type: ignore[arg-type]
+        examples=[_response("Lines", _LINE)],  # one line: drf-spectacular makes it a list
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = validated(ChatQuerySerializer, request.query_params.dict())

@@ -34,6 +34,13 @@ from notifications.models import Delivery, Subscription
 from truc_api.pagination import Page
 from truc_api.serializers import validated, validated_query
 
+_WAIT_RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[200],
+    description="With every wait taken: seconds before asking again (the answer came at once).",
+)
 SUBSCRIPTION_ID = OpenApiParameter(
     "subscription_id", str, OpenApiParameter.PATH, description="The subscription's UUID."
 )
@@ -50,17 +57,26 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     @extend_schema(
         operation_id="webhooks_subscriptions_list",
+        summary="Your webhook subscriptions",
         tags=["webhooks"],
-        responses={200: SubscriptionSerializer(many=True), **docs.problems(400, 401)},
+        responses={
+            200: SubscriptionSerializer(many=True),
+            **docs.problems("webhooks_subscriptions_list"),
+        },
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
 
     @extend_schema(
         operation_id="webhooks_subscriptions_create",
+        summary="Subscribe a URL to notifications",
         tags=["webhooks"],
+        parameters=[game_docs.location()],
         request=SubscriptionCreateSerializer,
-        responses={201: SubscriptionCreatedSerializer, **docs.problems(400, 401)},
+        responses={
+            201: SubscriptionCreatedSerializer,
+            **docs.problems("webhooks_subscriptions_create"),
+        },
         examples=docs.SUBSCRIBE_EXAMPLES,
         callbacks=[docs.WEBHOOK_CALLBACK],
         description=(
@@ -88,9 +104,10 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
 class SubscriptionView(APIView):
     @extend_schema(
         operation_id="webhooks_subscriptions_read",
+        summary="One webhook subscription",
         tags=["webhooks"],
         parameters=[SUBSCRIPTION_ID],
-        responses={200: SubscriptionSerializer, **docs.problems(401, 404)},
+        responses={200: SubscriptionSerializer, **docs.problems("webhooks_subscriptions_read")},
     )
     def get(self, request: Request, subscription_id: str) -> Response:
         subscription = selectors.subscription(request.user, subscription_id)
@@ -98,9 +115,10 @@ class SubscriptionView(APIView):
 
     @extend_schema(
         operation_id="webhooks_subscriptions_delete",
+        summary="Unsubscribe",
         tags=["webhooks"],
         parameters=[SUBSCRIPTION_ID],
-        responses={204: None, **docs.problems(401, 404)},
+        responses={204: None, **docs.problems("webhooks_subscriptions_delete")},
         description="Unsubscribe: nothing more is sent, pending deliveries included.",
     )
     def delete(self, request: Request, subscription_id: str) -> Response:
@@ -117,8 +135,9 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     @extend_schema(
         operation_id="webhooks_deliveries_list",
+        summary="Deliveries to your subscriptions, with their attempts",
         tags=["webhooks"],
-        responses={200: DeliverySerializer(many=True), **docs.problems(400, 401)},
+        responses={200: DeliverySerializer(many=True), **docs.problems("webhooks_deliveries_list")},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
@@ -132,9 +151,10 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 class DeliveryView(APIView):
     @extend_schema(
         operation_id="webhooks_deliveries_read",
+        summary="One delivery and the body it sends",
         tags=["webhooks"],
         parameters=[DELIVERY_ID],
-        responses={200: DeliveryDetailSerializer, **docs.problems(401, 404)},
+        responses={200: DeliveryDetailSerializer, **docs.problems("webhooks_deliveries_read")},
         description="One delivery with its attempts and the body it sends.",
     )
     def get(self, request: Request, delivery_id: str) -> Response:
@@ -145,10 +165,11 @@ class DeliveryView(APIView):
 class ReplayView(APIView):
     @extend_schema(
         operation_id="webhooks_deliveries_replay",
+        summary="Send a delivery's body again",
         tags=["webhooks"],
-        parameters=[DELIVERY_ID],
+        parameters=[DELIVERY_ID, game_docs.location(202)],
         request=None,
-        responses={202: DeliverySerializer, **docs.problems(401, 404, 409)},
+        responses={202: DeliverySerializer, **docs.problems("webhooks_deliveries_replay")},
         description=(
             "Send a delivered or failed delivery's body again, as a new delivery with a new"
             " `webhook-id` (a receiver that dedupes would drop the old one)."
@@ -166,9 +187,10 @@ class ReplayView(APIView):
 class EventWaitView(APIView):
     @extend_schema(
         operation_id="games_events_wait",
+        summary="Wait for the game's next events (long polling)",
         tags=["games"],
-        parameters=[GAME_ID, WaitQuerySerializer],
-        responses={200: FeedPageSerializer, **game_docs.problems(400, 401, 404)},
+        parameters=[GAME_ID, WaitQuerySerializer, _WAIT_RETRY_AFTER],
+        responses={200: FeedPageSerializer, **docs.problems("games_events_wait")},
         description=(
             "Long polling: the game's events after `after`, redacted for the caller, as soon as"
             " there are any; with none, the answer waits up to `timeout` seconds (at most 30)"

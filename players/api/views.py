@@ -220,7 +220,7 @@ class MeView(APIView):
 
 class PlayerDetailView(APIView):
     @extend_schema(
-        operation_id="players_retrieve",
+        operation_id="players_read",
         tags=["players"],
         summary="A player's public profile",
         responses={

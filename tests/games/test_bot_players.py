@@ -29,19 +29,21 @@ def test_bots_fill_their_seats_and_the_game_starts_unrated(make_client):
 
 
 @pytest.mark.parametrize(
-    "bots",
+    ("bots", "status", "code"),
     [
-        [{"seat": 0, "level": "basic"}],
-        [{"seat": 1, "level": "x"}],
-        [{"seat": 1, "level": "basic"}] * 2,
+        ([{"seat": 0, "level": "basic"}], 400, "invalid_request"),  # seat 0 is the creator's
+        ([{"seat": 1, "level": "x"}], 400, "invalid_request"),
+        # Each well formed; together not seats this table can give (a 422, not a 400).
+        ([{"seat": 1, "level": "basic"}] * 2, 422, "invalid_seats"),
+        ([{"seat": 3, "level": "basic"}], 422, "invalid_seats"),
     ],
 )
-def test_bad_bot_seats_are_refused(make_client, bots):
+def test_bad_bot_seats_are_refused(make_client, bots, status, code):
     response = make_client().post(
         "/api/games", {"preset": "valenciano", "players": 2, "bots": bots}
     )
-    assert response.status_code == 400
-    assert response.json()["code"] == "invalid_request"
+    assert response.status_code == status
+    assert response.json()["code"] == code
 
 
 def test_nobody_registers_a_bot_name(db):

@@ -557,3 +557,21 @@ def test_wrong_method_is_a_405_problem(table, method, path):
     response = getattr(clients[0].http, method)(path.replace("{id}", game_id), format="json")
 
     assert_problem(response, 405, "method_not_allowed")
+
+
+def test_an_actions_answer_carries_the_etag_of_its_view(table):
+    """The answer's view is the one a read would give: polling with its ETag is a 304."""
+    game_id, clients = table("valenciano", players=2)
+    view = read(clients[0], game_id)
+    mover = clients[view["state"]["turn"]]
+    legal = read(mover, game_id)["state"]["legal_actions"][0]
+
+    acted = mover.act(game_id, legal, view["version"], key="etag-of-action")
+    replayed = mover.act(game_id, legal, view["version"], key="etag-of-action")
+
+    assert acted.status_code == 201, acted.json()
+    polled = mover.get(f"/api/games/{game_id}", **{"If-None-Match": acted["ETag"]})
+    assert polled.status_code == 304
+    assert acted["ETag"] == mover.get(f"/api/games/{game_id}")["ETag"]
+    assert replayed["Idempotent-Replayed"] == "true"
+    assert "ETag" not in replayed  # an old answer: its view may be old too
