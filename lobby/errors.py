@@ -103,11 +103,12 @@ class TooManyMessages(ApplicationError):
 
 
 class InvalidLobbyRequest(ApplicationError):
-    """A request whose fields are each fine but do not go together: 400 naming the field."""
+    """A request whose fields are each fine (the schema allows them) but do not go together, or
+    name no player: a 422 naming the field."""
 
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
+    code = "fields_refused"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "The request's fields are each valid but cannot be carried out."
 
     def __init__(self, field: str, code: str, message: str) -> None:
         super().__init__(

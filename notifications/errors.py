@@ -35,3 +35,16 @@ class CursorAhead(ApplicationError):
     def __init__(self, version: int) -> None:
         message = f"`after` is beyond the game's last event ({version}): use a seq you received."
         super().__init__(message, extra={"current_version": version})
+
+
+class UrlRefused(ApplicationError):
+    """A webhook URL the schema allows that the server may not send to (not http(s), a private
+    or loopback address, a host that does not resolve): a 422 naming why."""
+
+    code = "url_refused"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "The server may not send to that URL."
+
+    def __init__(self, message: str, reason: str) -> None:
+        error = {"field": "url", "code": reason, "message": message}
+        super().__init__(message, extra={"errors": [error]})

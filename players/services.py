@@ -49,11 +49,12 @@ class InvalidCredentials(ApplicationError):
 
 
 class WeakPassword(ApplicationError):
-    """AUTH_PASSWORD_VALIDATORS said no: a 400 listing each reason under the password's field."""
+    """AUTH_PASSWORD_VALIDATORS said no (too common, too like the username, only digits): a 422
+    listing each reason under the password's field; the schema can say none of these."""
 
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
+    code = "weak_password"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "That password is too easy to guess."
 
     def __init__(self, error: DjangoValidationError, field: str = "password") -> None:
         errors = [
@@ -228,9 +229,11 @@ def unblock(player: Player, blocked_id: int) -> None:
 
 
 class NoSuchPlayer(ApplicationError):
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
+    """A player id the schema allows that names nobody (or the caller): a 422."""
+
+    code = "no_such_player"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "No such player."
 
     def __init__(self, field: str) -> None:
         message = "No such player (or yourself)."

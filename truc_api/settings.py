@@ -202,7 +202,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["truc_api.json_io.Renderer"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "truc_api.json_io.Negotiation",
     "DEFAULT_SCHEMA_CLASS": "truc_api.openapi.AutoSchema",
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # django-filter's, refusing an empty value as the schema does (truc_api/filtering.py).
+    "DEFAULT_FILTER_BACKENDS": ["truc_api.filtering.FilterBackend"],
     "EXCEPTION_HANDLER": "truc_api.problems.problem_exception_handler",
     # DRF's, counting one number per client instead of a list of times (truc_api/throttling.py).
     "DEFAULT_THROTTLE_CLASSES": [

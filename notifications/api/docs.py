@@ -25,9 +25,8 @@ from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, problem_responses
 
 
 def _url_refused(name: str, refused: AddressRefused) -> OpenApiExample:
-    """The 400 of a URL the server may not send to, as the serializer raises it."""
-    detail = serializers.ErrorDetail(str(refused), code=refused.code)
-    return answer(name, serializers.ValidationError({"url": [detail]}))
+    """The 422 of a URL the server may not send to, as the serializer raises it."""
+    return answer(name, errors.UrlRefused(str(refused), refused.code))
 
 
 _SUBSCRIPTION_NOT_FOUND = answer("No such subscription", errors.SubscriptionNotFound())
@@ -46,12 +45,12 @@ _BY_OPERATION: dict[str, list[OpenApiExample]] = {
         refusal(
             "Unknown field",
             SubscriptionCreateSerializer,
-            {"url": "https://a.example/h", "kinds": ["your_turn"], "colour": "red"},
+            {"url": "https://93.184.215.14/hooks", "kinds": ["your_turn"], "colour": "red"},
         ),
         refusal(
             "Unknown kind",
             SubscriptionCreateSerializer,
-            {"url": "https://a.example/h", "kinds": ["turn"]},
+            {"url": "https://93.184.215.14/hooks", "kinds": ["turn"]},
         ),
         _url_refused(
             "Private address",

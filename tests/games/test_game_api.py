@@ -312,7 +312,7 @@ def test_join_a_taken_seat_is_refused(make_client):
     assert_problem(third.post(f"/api/games/{game['id']}/join", {"seat": 0}), 409, "seat_taken")
 
 
-@pytest.mark.parametrize(("players", "seat"), [(4, 99), (4, -1), (2, "1"), (2, 1.0)])
+@pytest.mark.parametrize(("players", "seat"), [(4, 99), (4, -1), (2, "1"), (2, 1.5)])
 def test_join_a_seat_no_table_has_is_a_400(make_client, players, seat):
     host, guest = make_client(), make_client()
     game = create(host, players=players)
