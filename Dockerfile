@@ -21,6 +21,9 @@ COPY truc_api ./truc_api
 COPY games ./games
 COPY players ./players
 COPY notifications ./notifications
+COPY streams ./streams
+COPY lobby ./lobby
+COPY play ./play
 
 # STATIC_ROOT (/app/staticfiles): whitenoise serves the docs' assets from it at /static/.
 RUN python manage.py collectstatic --noinput \
@@ -30,8 +33,7 @@ USER truc
 EXPOSE 8000
 # Threads and processes: docker-compose.yml says why these.
 ENV GRANIAN_WORKERS=2 \
-    GRANIAN_BLOCKING_THREADS=2 \
-    LONG_POLL_SLOTS=1
+    GRANIAN_BLOCKING_THREADS=2
 # No access log: granian writes the decoded path, so a %0a in a URL would forge a line. In
 # docker-compose.yml nginx stands in front and writes the access log as JSON.
 CMD ["granian", "--interface", "wsgi", "--host", "0.0.0.0", "--port", "8000", \

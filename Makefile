@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test install lock demo schema
+.PHONY: run test test-fast test-thorough install lock demo schema
 
 # `serve` runs the API (runserver --insecure serves the docs' static files with DEBUG off) and a
 # Celery worker with beat beside it, on a broker in a folder: no service needed.
@@ -25,10 +25,20 @@ run: $(INSTALLED)
 demo: $(INSTALLED)
 	$(BIN)/python manage.py demo --pause 0.3
 
+TEST_ENV = DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/truc_api}" \
+	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
+
 test: $(INSTALLED)
-	DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/truc_api}" \
-	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}" \
-	$(BIN)/python -m pytest
+	$(TEST_ENV) $(BIN)/python -m pytest
+
+# The quick subset (README.md, "Testing"): no test marked slow (worker processes, servers, the
+# generated client, schemathesis), and 10 property matches per preset and table size.
+test-fast: $(INSTALLED)
+	$(TEST_ENV) TRUC_PROPERTY_EXAMPLES=10 $(BIN)/python -m pytest -m "not slow"
+
+# Everything, with the thorough property profile (2,000 matches per preset and table size).
+test-thorough: $(INSTALLED)
+	$(TEST_ENV) TRUC_PROPERTY_PROFILE=thorough $(BIN)/python -m pytest
 
 install: $(INSTALLED)
 

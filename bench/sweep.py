@@ -1,17 +1,22 @@
 """How many overdue turns one sweep applies per second (games/timeouts.py).
 
-    python bench/sweep.py [--games 300] [--rounds 3]
+    python bench/sweep.py [--games 1000] [--rounds 3] [--subscribed 0.5]
 
 Makes its own PostgreSQL database (``truc_bench_sweep`` on 127.0.0.1:5432, dropped and made
-anew), starts --games 2-player matches, moves every deadline into the past and times
-``timeouts.sweep()``: each game is locked, folded from its snapshot, timed out (a card played
-for the player), appended to and saved, one transaction each. Prints games per second.
+anew), starts --games 2-player matches (a fraction ``--subscribed`` of them with a webhook
+subscription for one player, so the outbox writes deliveries), moves every deadline into the
+past and times one ``timeouts.sweep()``: chunks of 500 games locked together (``SKIP LOCKED``),
+their states folded, each timed out (a card played for the player, the hand records, the
+outbox), the writes sent together. The process has a cold cache of recent states, as after an
+outage. Prints games per second.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -25,8 +30,10 @@ DB = "truc_bench_sweep"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--subscribed", type=float, default=0.5)
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="top N functions")
     args = parser.parse_args()
 
     for sql in (f"DROP DATABASE IF EXISTS {DB}", f"CREATE DATABASE {DB}"):
@@ -34,6 +41,7 @@ def main() -> None:
     os.environ.update(
         DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}",
         CELERY_BROKER_URL="memory://",
+        CELERY_TASK_ALWAYS_EAGER="false",  # the deliveries' tasks are queued, not sent
         DJANGO_SETTINGS_MODULE="truc_api.settings",
         LOG_LEVEL="WARNING",
     )
@@ -44,18 +52,19 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    rates = [_round(args.games) for _ in range(args.rounds)]
+    rates = [_round(args.games, args.subscribed, args.profile) for _ in range(args.rounds)]
     print(f"sweep: {args.games} overdue games a round, {args.rounds} rounds")
     print("games/s per round: " + ", ".join(f"{rate:.0f}" for rate in rates))
     median = statistics.median(rates)
     print(f"median: {median:.0f} games/s ({1000 / median:.1f} ms a game)")
 
 
-def _round(count: int) -> float:
+def _round(count: int, subscribed: float, profile: int = 0) -> float:
     from django.utils import timezone
 
-    from games import services, timeouts
+    from games import services, store, timeouts
     from games.models import Game, Seat
+    from notifications.models import Delivery, Subscription
     from players.models import Player
 
     stamp = time.monotonic_ns()
@@ -67,13 +76,47 @@ def _round(count: int) -> float:
         )
         services.join_game(b, game.pk)
         ids.append(game.pk)
+        if number < subscribed * count:
+            url, kinds = "https://hooks.example/truc", ["your_turn", "hand_ended", "match_ended"]
+            Subscription.objects.create(player=b, url=url, kinds=kinds, secret="s")
     Seat.objects.filter(game_id__in=ids).update(has_acted=True)
     Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
+    store.forget_recent_states()  # as after an outage: nothing in memory
+    deliveries = Delivery.objects.count()
+    profiler = cProfile.Profile() if profile else None
+    backend = _backend_pid()
+    cpu = time.process_time(), _cpu_of(backend)
     started = time.perf_counter()
+    if profiler:
+        profiler.enable()
     applied = timeouts.sweep(limit=count)
     elapsed = time.perf_counter() - started
+    spent = time.process_time() - cpu[0], _cpu_of(backend) - cpu[1]
+    if profiler:
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(profile)
     assert applied == count, f"applied {applied} of {count}"
+    written = Delivery.objects.count() - deliveries
+    print(
+        f"  {applied} games in {elapsed:.2f} s ({applied / elapsed:.0f}/s), {written} deliveries"
+        f" written; CPU {spent[0]:.2f} s here + {spent[1]:.2f} s PostgreSQL:"
+        f" {applied / sum(spent):.0f} games per CPU second"
+    )
     return applied / elapsed
+
+
+def _backend_pid() -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+def _cpu_of(pid: int) -> float:
+    """utime + stime of a process (the PostgreSQL backend), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ seat's view and redacted history (games/bots), and its action goes through ``eng
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import structlog
@@ -75,7 +76,7 @@ def move(game_id: Any, version: int, number: int) -> bool:
 
 def stalled(seconds: float = 10.0) -> list[tuple[Any, int, int]]:
     """(game, version, seat) of bot turns whose task seems lost: the sweep sends them again."""
-    before = timezone.now() - timezone.timedelta(seconds=seconds)
+    before = timezone.now() - timedelta(seconds=seconds)
     rows = Seat.objects.filter(
         game__turn=F("number"),
         game__status=Game.Status.ACTIVE,

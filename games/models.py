@@ -63,6 +63,10 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    #: The seats the event store read with this row, in order, each with its player's name
+    #: (``games.store.seats_of``); None until read. Not a column.
+    seats_read: list[Seat] | None = None
+
     class Meta:
         ordering = ["-created_at"]
         # Each action rewrites its game's row, and a row that changes an indexed column (the
@@ -198,7 +202,8 @@ class HandSnapshot(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The result of an action POST, kept so a retry with the same key gets the same answer."""
+    """The result of an action POST, kept so a retry with the same key gets the same answer, for
+    ``IDEMPOTENCY_HOURS`` (settings.py); then the beat purges it (``games.tasks``)."""
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
@@ -214,3 +219,5 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "key"], name="idempotency_key_unique"),
         ]
+        # The purge's: the oldest records, in the order they were written.
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created")]

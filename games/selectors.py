@@ -5,13 +5,21 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery
-from knox.models import AuthToken
+from django.db.models import QuerySet
 
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
-from games.store import get_game, load_events, load_state, seats_of
+from games.store import (
+    etag_parts,
+    get_game,
+    load_events,
+    load_state,
+    one_moment,
+    seat_names,
+    seats_of,
+)
+from players.models import public_name
 from players.selectors import rating_changes_for
 
 
@@ -36,33 +44,15 @@ def hidden_from(seat: int | None, visibility: str) -> bool:
     return seat is None and visibility == Game.Visibility.PRIVATE
 
 
-def with_etag_parts(tokens: QuerySet[AuthToken], game_id: Any) -> QuerySet[AuthToken]:
-    """The tokens' query, also reading what ``game_id``'s ETag is made of for the token's player
-    (``polled_etag``): a poll is then answered with the token's one query. A malformed id reads
-    nothing more (the view's read answers 404)."""
-    try:
-        pk = uuid.UUID(str(game_id))
-    except ValueError:
-        return tokens
-    game = Game.objects.filter(pk=pk)
-    seat = Seat.objects.filter(game=pk, player=OuterRef("user_id")).values("number")
-    return tokens.annotate(
-        **{f"polled_{name}": Subquery(game.values(name)) for name in _ETAG_COLUMNS},
-        polled_seat=Subquery(seat),
-    )
-
-
-_ETAG_COLUMNS = ("version", "status", "updated_at", "visibility")
-
-
 def polled_etag(token: Any, game_id: Any) -> str | None:
-    """The viewer's ETag from a token read ``with_etag_parts``; None when the game is not there
-    for this viewer (the same visibility rule as ``visible_game``, which then answers why)."""
-    version, status, updated_at, visibility = (
-        getattr(token, f"polled_{name}", None) for name in _ETAG_COLUMNS
-    )
-    seat = getattr(token, "polled_seat", None)
-    if version is None or hidden_from(seat, visibility):
+    """The viewer's ETag from a token read ``store.with_etag_parts``; None when the game is not
+    there for this viewer (the same visibility rule as ``visible_game``, which then answers
+    why)."""
+    parts = etag_parts(token)
+    if parts is None:
+        return None
+    version, status, updated_at, visibility, seat = parts
+    if hidden_from(seat, visibility):
         return None
     return etag_of(game_id, version, status, updated_at, seat)
 
@@ -81,7 +71,11 @@ def etag_of(game_id: Any, version: int, status: str, updated_at: Any, seat: int 
 
 
 def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
-    seats = {s.number: {"id": s.player_id, "name": s.player.public_name} for s in seats_of(game)}
+    seats = {
+        # ``seats_of`` reads each seat with its player's names (games/store.py).
+        seat.number: {"id": seat.player_id, "name": public_name(*seat_names(seat))}
+        for seat in seats_of(game)
+    }
     payload: dict[str, Any] = {
         "id": str(game.pk),
         "preset": game.preset,
@@ -110,6 +104,15 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
             view.pop(key)
         payload["state"] = view
     return payload
+
+
+def current_view(game_id: Any, player: Any) -> tuple[dict[str, Any], str]:
+    """The viewer's view of a game and its ETag, read at one moment (``store.one_moment``): the
+    row gives the ETag and the deadline, the log the state, the ratings table the changes, and an
+    action committing between those reads would give a body newer than its ETag and deadline."""
+    with one_moment():
+        game, seat = visible_game(game_id, player)
+        return game_view(game, seat), etag(game, seat)
 
 
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:

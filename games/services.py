@@ -11,11 +11,13 @@ import hashlib
 import json
 import secrets
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import structlog
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -77,25 +79,28 @@ def create_game(
     bots: list[dict[str, Any]] | None = None,
     rated: bool = True,
     seat: int = 0,
+    joined: Mapping[int, Any] | None = None,
 ) -> Game:
-    """A new game with its creator at ``seat`` and any ``bots`` ({seat, level}) seated; a table
-    full of them starts at once. A game with a bot is never rated; ``rated=False`` makes a
-    casual game of a table of people (the lobby's unrated seeks and challenges)."""
+    """A new game with its creator at ``seat``, any ``bots`` ({seat, level}) and any people
+    ``joined`` ({seat: player}, the lobby's paired tables) seated; a full table starts at once
+    (and so never waits open). A game with a bot is never rated; ``rated=False`` makes a casual
+    game of a table of people (the lobby's unrated seeks and challenges)."""
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
     except engine.InvalidRules as error:
         raise rules_error(error) from None
     bots = bots or []
-    bot_seats = [bot["seat"] for bot in bots]
-    if len(set(bot_seats)) != len(bot_seats) or not all(
-        0 <= number < players and number != seat for number in bot_seats
+    joined = dict(joined or {})
+    others = [bot["seat"] for bot in bots] + list(joined)
+    if len(set(others)) != len(others) or not all(
+        0 <= number < players and number != seat for number in others
     ):
         problem = engine.InvalidAction(
             f"bots take distinct seats from 0 to {players - 1} but the creator's", "bad_seat"
         )
         raise SeatsRefused(problem, "bots")
     with transaction.atomic():
-        if len(bots) + 1 < players:  # the game opens: the creator waits at it
+        if len(others) + 1 < players:  # the game opens: the creator waits at it
             open_tables.check_room(player)
         game = Game.objects.create(
             preset=preset,
@@ -120,7 +125,9 @@ def create_game(
                 bot_level=bot["level"],
                 has_acted=True,  # a bot is never a no-show
             )
-        if len(bots) + 1 == players:
+        for number, person in sorted(joined.items()):
+            Seat.objects.create(game=game, number=number, player=person)
+        if len(others) + 1 == players:
             _start(game)
     return game
 
@@ -242,10 +249,10 @@ def _perform(
         if earlier is not None:
             return earlier
         raise RuleViolation(error, current_version=game.version) from None
+    recorder = Recorder(game, state)
     if seat.timeouts or not seat.has_acted:
         seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
-        seat.save(update_fields=["timeouts", "has_acted"])
-    recorder = Recorder(game, state)
+        recorder.touch(seat)
     recorder.record(events, actor=player, seat=seat.number)
     recorder.deal_if_due()
     state = recorder.save()
@@ -283,6 +290,20 @@ def _earlier(player: Any, request: _Request) -> Answered | None:
     if request_hash != request.fingerprint:
         raise IdempotencyConflict()
     return Answered(status, response, replayed=True)
+
+
+def purge_idempotency_records(batch: int = 10_000) -> int:
+    """Delete the idempotency records older than ``IDEMPOTENCY_HOURS``, ``batch`` at a time (a
+    short transaction each, by the ``created_at`` index); how many were deleted. A retry with
+    such a key is then a new request: it finds the game moved on (409 ``stale_version``)."""
+    cutoff = timezone.now() - timedelta(hours=settings.IDEMPOTENCY_HOURS)
+    deleted = 0
+    while True:
+        old = IdempotencyRecord.objects.filter(created_at__lt=cutoff).order_by("created_at")
+        ids = list(old.values_list("pk", flat=True)[:batch])
+        if not ids:
+            return deleted
+        deleted += IdempotencyRecord.objects.filter(pk__in=ids).delete()[0]
 
 
 def _stale(game: Game) -> StaleVersion:
@@ -367,3 +388,11 @@ def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
 
 def _new_join_code() -> str:
     return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(8))
+
+
+def mark_rated(sender: Any, game: Game, **_: Any) -> None:
+    """A finished game's view shows its rating changes once they are written (in the rating's
+    transaction, under its lock of the game): the row's ``updated_at`` moves, and with it the
+    game's ETag, or a poll would keep being answered 304 without them."""
+    game.updated_at = timezone.now()
+    game.save(update_fields=["updated_at"])

@@ -3,10 +3,19 @@ events without knowing who follows them (STYLE.md: the direction of arrows).
 
 Both are sent by the event store (``games.store.save_all``) for every save of a game's events,
 with the same arguments: ``game`` (the ``Game`` row as that save left it), ``rows`` (the
-``GameEvent`` rows just written, in order) and ``state`` (the engine state after them).
+``GameEvent`` rows just written, in order), ``state`` (the engine state after them) and
+``before`` (the state before them; None before the match started).
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
 from django.dispatch import Signal
+
+from games import engine
 
 #: Sent inside the transaction that wrote the events, so a receiver's writes (an outbox row, say)
 #: commit or roll back with them. Nothing may leave the process from here: it may roll back.
@@ -17,3 +26,18 @@ events_recorded = Signal()
 #: a bot's move, the rating of a finished match, live streams). A receiver that fails does not
 #: undo the events; one that needs to be sure sweeps as well (the clock and the ratings do).
 events_committed = Signal()
+
+#: Sent once per ``store.save_all``, inside its transaction, after the ``events_recorded`` of each
+#: game: ``recorded`` lists every game it saved (``Recorded``), for a receiver that does better
+#: with all of them at once (the outbox: one query for the subscriptions of a whole sweep).
+recorded_together = Signal()
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One game's save, as the signals give it."""
+
+    game: Any  # games.models.Game (this module is imported by the models' app)
+    rows: Sequence[Any]  # games.models.GameEvent
+    state: engine.State
+    before: engine.State | None

@@ -7,8 +7,12 @@ backstop); ``load_state`` reads the last snapshot and the log's tail; a ``Record
 and brings the game row, its seats and the hand, cama and snapshot records up to date, in a few
 statements (``save_all`` writes those of many games together: the timeout sweep).
 
-The ORM does the work, except for one statement (``_SNAPSHOT_AND_TAIL``), the only hand-written
-SQL of the project: the snapshot and the tail read at one moment.
+The statements an action, a read or a sweep makes on these tables are written out here: building
+each through the ORM's compiler cost several times what running it costs (bench/README.md, "The
+floor"); they are the project's only hand-written SQL (with ``one_moment``'s isolation level,
+which the ORM cannot set). Rows become model instances through Django's own ``raw()``, values are
+written as the models' fields prepare them, and the rest (the records written once a hand) goes
+through the ORM.
 
 After the events are written ``games.signals.events_recorded`` is sent within the transaction
 (the outbox's writes commit with them), and ``games.signals.events_committed`` once it commits
@@ -22,15 +26,20 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from functools import reduce
 from typing import Any
 
 import structlog
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from knox.models import AuthToken
 
 from games import clock, engine, signals
 from games.engine import events as ev
@@ -41,64 +50,186 @@ logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
-def _seats() -> Prefetch[Any]:
-    """A game's seats, in order, each with its player (the name it shows)."""
-    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
-
-
 def lock_game(game_id: Any) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here.
     Its seats are read after the lock is granted (a second statement), so they are current."""
     return get_game(game_id, lock=True)
 
 
+@contextmanager
+def one_moment() -> Iterator[None]:
+    """Reads inside see the database as of one moment: on PostgreSQL a REPEATABLE READ
+    transaction, whose snapshot is taken at its first statement. A game row and its log read by
+    two statements could otherwise come from either side of an action's commit. Inside another
+    transaction (its snapshot rules are the caller's), and on SQLite (whose transactions here
+    take the write lock at BEGIN), nothing is added."""
+    if connection.in_atomic_block or connection.vendor != "postgresql":
+        yield
+        return
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
 def get_game(game_id: Any, *, lock: bool = False) -> Game:
     """One game by id with its seats (``seats_of``). A missing game and a malformed id are both
     ``GameNotFound``. The snapshot column is left out (deferred): only a fold that misses the
     recent states reads it, with the tail (``load_state``)."""
-    games = Game.objects.defer("snapshot").prefetch_related(_seats())
-    if lock:
-        games = games.select_for_update()
     try:
-        return games.get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError, ValidationError):
+        pk = _key(game_id)
+    except (ValueError, TypeError, ValidationError):
         raise GameNotFound() from None
+    locking = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    game = next(iter(Game.objects.raw(_GAME + locking, [pk])), None)
+    if game is None:
+        raise GameNotFound()
+    seats_of(game)
+    return game
+
+
+def lock_overdue(now: datetime, limit: int) -> list[Game]:
+    """Up to ``limit`` active games whose deadline has passed, oldest first, each with its
+    seats (two statements in all), locked until the transaction ends. Games another transaction
+    holds (a move, a timeout's task, another sweep) are skipped, not waited for: their holder
+    moves them on or leaves them to the next sweep."""
+    locking = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update else ""
+    games = list(Game.objects.raw(_OVERDUE + locking, [Game.Status.ACTIVE, now, limit]))
+    if games:
+        marks = ", ".join(["%s"] * len(games))
+        seats = Seat.objects.raw(_SEATS_OF_GAMES.format(marks), [_key(g.pk) for g in games])
+        by_game: dict[Any, list[Seat]] = {game.pk: [] for game in games}
+        for seat in seats:
+            by_game[seat.game_id].append(seat)
+        for game in games:
+            game.seats_read = by_game[game.pk]
+    return games
 
 
 def seats_of(game: Game) -> list[Seat]:
-    """Every seat of the game with its player, read once for the rest of the request (Django's
-    prefetch: free when the game came from ``get_game``)."""
-    prefetch_related_objects([game], _seats())
-    return list(game.seats.all())
+    """Every seat of the game, each with its player's ``display_name`` and ``username`` (what
+    ``Player.public_name`` is made of), read once and kept on the row (``Game.seats_read``)."""
+    if game.seats_read is None:
+        game.seats_read = list(Seat.objects.raw(_SEATS, [_key(game.pk)]))
+    return game.seats_read
+
+
+def seat_names(seat: Seat) -> tuple[str, str]:
+    """(display name, username) of a seat's player, as ``seats_of`` read them."""
+    names: tuple[str, str] = (getattr(seat, "display_name"), getattr(seat, "username"))  # noqa: B009
+    return names
 
 
 def forget_seats(game: Game) -> None:
     """After seating or unseating someone: the next ``seats_of`` reads them again."""
-    seats_of(game)
-    game.refresh_from_db(fields=["seats"])  # drops the prefetched seats, without a query
+    game.seats_read = None
+
+
+def with_etag_parts(tokens: QuerySet[AuthToken], game_id: Any) -> QuerySet[AuthToken]:
+    """The tokens' query, also reading what ``game_id``'s ETag is made of for the token's player
+    (``etag_parts``): a poll is then answered with the token's one query. A malformed id reads
+    nothing more (the view's read answers 404)."""
+    try:
+        pk = _key(game_id)
+    except (ValueError, TypeError, ValidationError):
+        return tokens
+    annotated: QuerySet[AuthToken] = tokens.annotate(etag_parts=RawSQL(_ETAG_PARTS, [pk]))
+    return annotated
+
+
+def etag_parts(token: Any) -> tuple[int, str, datetime, str, int | None] | None:
+    """(version, status, updated_at, visibility, the player's seat or None) from a token read
+    ``with_etag_parts``; None when there is no such game."""
+    found = getattr(token, "etag_parts", None)
+    if found is None:
+        return None
+    version, status, updated_at, visibility, seat = found.split("|")
+    moment = parse_datetime(updated_at)
+    assert moment is not None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)  # SQLite keeps UTC without the offset
+    return int(version), status, moment, visibility, int(seat) if seat else None
+
+
+# One text value (a subquery gives one column), correlated with the token's player; the same SQL
+# in PostgreSQL and SQLite.
+_ETAG_PARTS = (
+    "SELECT CAST(g.version AS TEXT) || '|' || g.status || '|' || CAST(g.updated_at AS TEXT)"
+    " || '|' || g.visibility || '|' || COALESCE(CAST(s.number AS TEXT), '')"
+    " FROM games_game g LEFT JOIN games_seat s"
+    " ON s.game_id = g.id AND s.player_id = knox_authtoken.user_id WHERE g.id = %s"
+)
+
+
+def _key(game_id: Any) -> Any:
+    """A game's id as the database takes it (SQLite keeps a UUID as 32 hex digits)."""
+    field = Game._meta.pk
+    assert field is not None
+    return field.get_db_prep_value(field.to_python(game_id), connection)
+
+
+# The statements of an action's hot path, written out: building each through the ORM's compiler
+# cost several times what running it costs (bench/README.md, "The floor").
+_GAME_READ = "SELECT {} FROM games_game".format(
+    ", ".join(str(field.column) for field in Game._meta.concrete_fields if field.name != "snapshot")
+)
+_GAME = _GAME_READ + " WHERE id = %s"
+_SEATS = (
+    "SELECT s.*, p.display_name, p.username"
+    " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
+    " WHERE s.game_id = %s ORDER BY s.number"
+)
+_OVERDUE = _GAME_READ + " WHERE status = %s AND deadline <= %s ORDER BY deadline LIMIT %s"
+_SEATS_OF_GAMES = (
+    "SELECT s.*, p.display_name, p.username"
+    " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
+    " WHERE s.game_id IN ({}) ORDER BY s.game_id, s.number"
+)
 
 
 def load_state(game: Game) -> engine.State:
     """The state at ``game.version``: kept in memory from an earlier request of this process when
     it can be, else folded from the last snapshot on (one statement for both), or from the first
     event when there is none."""
-    state = _recent.get(game.pk, game.version)
-    if state is not None:
-        return state
-    with connection.cursor() as cursor:
-        pk = Game._meta.pk.get_db_prep_value(game.pk, connection)  # type: ignore[union-attr]
-        cursor.execute(_SNAPSHOT_AND_TAIL, [pk, pk, pk])
-        found = cursor.fetchall()
-    snapshot = _json(found[0][2]) if found and found[0][0] == 0 else None
-    events = (engine.event_from_json(_json(payload)) for kind, _, payload in found if kind)
-    if snapshot is None:
-        state = engine.replay(events)
-    else:
-        state = reduce(engine.evolve, events, engine.restore(snapshot))
-    # Kept once what it was read from is committed: within a transaction that wrote events, the
-    # fold could see some that never will be.
-    transaction.on_commit(lambda: _recent.put(game.pk, state))
+    return load_states([game])[0]
+
+
+def load_states(games: Sequence[Game]) -> list[engine.State]:
+    """``load_state`` of each game; those not in memory read together, in one statement."""
+    states = {game.pk: _recent.get(game.pk, game.version) for game in games}
+    missing = [game.pk for game in games if states[game.pk] is None]
+    if missing:
+        found: dict[Any, list[tuple[int, Any]]] = {pk: [] for pk in missing}
+        with connection.cursor() as cursor:
+            keys = [_key(pk) for pk in missing]
+            marks = ", ".join(["%s"] * len(keys))
+            cursor.execute(_SNAPSHOTS_AND_TAILS.format(marks=marks), [*keys, *keys])
+            key = Game._meta.get_field("id")
+            for game_id, kind, _, value in cursor.fetchall():
+                found[key.to_python(game_id)].append((kind, value))
+        for pk, rows in found.items():
+            states[pk] = folded = _fold(rows)
+            _keep_after_commit(pk, folded)
+    return [_known(states[game.pk]) for game in games]
+
+
+def _keep_after_commit(pk: Any, state: engine.State) -> None:
+    """Kept once what it was read from is committed: within a transaction that wrote events, the
+    fold could see some that never will be."""
+    transaction.on_commit(lambda: _recent.put(pk, state))
+
+
+def _known(state: engine.State | None) -> engine.State:
+    assert state is not None
     return state
+
+
+def _fold(rows: list[tuple[int, Any]]) -> engine.State:
+    """The state from a game's snapshot row (kind 0), if any, and its events after it (1)."""
+    snapshot = _json(rows[0][1]) if rows and rows[0][0] == 0 else None
+    events = (engine.event_from_json(_json(payload)) for kind, payload in rows if kind)
+    if snapshot is None:
+        return engine.replay(events)
+    return reduce(engine.evolve, events, engine.restore(snapshot))
 
 
 def _json(value: Any) -> Any:
@@ -106,14 +237,15 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
 
 
-# The game row's copy of its last snapshot and the events after it, read at one moment (an action
-# may commit between two statements of a read, with a new snapshot). The one hand-written
-# statement: the ORM has no UNION of two models' columns in one query.
-_SNAPSHOT_AND_TAIL = (
-    "SELECT 0, snapshot_seq, snapshot FROM games_game WHERE id = %s AND snapshot IS NOT NULL"
-    " UNION ALL SELECT 1, seq, payload FROM games_gameevent"
-    " WHERE game_id = %s AND seq > (SELECT snapshot_seq FROM games_game WHERE id = %s)"
-    " ORDER BY 1, 2"
+# Each game row's copy of its last snapshot and the events after it, read at one moment (an
+# action may commit between two statements of a read, with a new snapshot). Hand-written: the ORM
+# has no UNION of two models' columns in one query.
+_SNAPSHOTS_AND_TAILS = (
+    "SELECT id, 0, snapshot_seq, snapshot FROM games_game"
+    " WHERE id IN ({marks}) AND snapshot IS NOT NULL"
+    " UNION ALL SELECT e.game_id, 1, e.seq, e.payload FROM games_gameevent e"
+    " JOIN games_game g ON g.id = e.game_id WHERE g.id IN ({marks}) AND e.seq > g.snapshot_seq"
+    " ORDER BY 1, 2, 3"
 )
 
 
@@ -172,13 +304,20 @@ class Recorder:
     def __init__(self, game: Game, state: engine.State | None) -> None:
         self.game = game
         self.state = state
+        self.before = state  # the state before the events not yet saved
         self.rows: list[GameEvent] = []  # recorded, not yet written
         self.written: list[GameEvent] = []
         self.snapshots: list[HandSnapshot] = []
         self.hands: list[HandRecord] = []  # started
         self.camas: list[CamaRecord] = []  # started
-        self.ended: list[tuple[type[HandRecord] | type[CamaRecord], int, dict[str, Any]]] = []
+        # (model, (game, number), the columns an ended hand or cama sets)
+        self.ended: list[tuple[type[HandRecord] | type[CamaRecord], Any, dict[str, Any]]] = []
         self.started = False  # the match starts with these events
+        self.seats: dict[int, Seat] = {}  # by number: those whose row changes
+
+    def touch(self, seat: Seat) -> None:
+        """Write ``seat``'s counters (``timeouts``, ``has_acted``) with the events."""
+        self.seats[seat.number] = seat
 
     def record(
         self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
@@ -220,8 +359,8 @@ class Recorder:
         return self.state
 
     def _game_row(self) -> list[str]:
-        """The game row brought up to the state, in memory; the names of the columns set: the
-        row is written with exactly these, so a column set here cannot be forgotten."""
+        """The game row brought up to the state, in memory; the names of the columns set
+        (``save_all`` checks that its UPDATE writes each of them)."""
         state, game = self.state, self.game
         assert state is not None
         now = timezone.now()
@@ -245,16 +384,16 @@ class Recorder:
         game.deadline = clock.next_deadline(game, state)
         return [*changed, "deadline"]
 
-    def _awaiting(self) -> list[Seat]:
-        """The seats whose ``awaiting`` flag changes, set in memory."""
+    def _seat_rows(self) -> list[Seat]:
+        """The seats whose row changes: the ``awaiting`` flag set in memory, and those touched."""
         assert self.state is not None
         state = self.state
-        changed = []
         for seat in seats_of(self.game):
             awaiting = engine.may_act(state, seat.number)
             if seat.awaiting != awaiting:
                 seat.awaiting = awaiting
-                changed.append(seat)
+                self.seats[seat.number] = seat
+        changed, self.seats = list(self.seats.values()), {}
         return changed
 
     def _snapshot(self, deal: ev.HandDealt) -> None:
@@ -294,53 +433,94 @@ class Recorder:
             )
         elif isinstance(event, ev.HandEnded):
             points = [list(entry) for entry in event.points]
-            ended = {"winner_side": event.winner, "reason": event.reason, "points": points}
-            ended |= {"scores": list(event.scores), "last_seq": state.version, "ended_at": now}
-            self.ended.append((HandRecord, event.number, ended))
+            ended: dict[str, Any] = {"winner_side": event.winner, "reason": event.reason}
+            ended |= {"points": points, "scores": list(event.scores)}
+            ended |= {"last_seq": state.version, "ended_at": now}
+            self.ended.append((HandRecord, (game.pk, event.number), ended))
         elif isinstance(event, ev.CamaEnded):
-            ended = {"winner_side": event.winner, "scores": list(state.scores), "ended_at": now}
-            self.ended.append((CamaRecord, sum(event.camas), ended))
+            closed: dict[str, Any] = {"winner_side": event.winner, "ended_at": now}
+            closed["scores"] = list(state.scores)
+            self.ended.append((CamaRecord, (game.pk, sum(event.camas)), closed))
 
 
 def save_all(recorders: Sequence[Recorder]) -> None:
-    """Write what ``recorders`` recorded, for one game or many (the sweep) alike, one statement a
-    table where the ORM allows it: the events, snapshots, hand and cama records inserted; the
-    ended records, the game rows and the seats' flags updated. Then the signals, per game."""
-    columns = [recorder._game_row() for recorder in recorders]
-    seats = [seat for recorder in recorders for seat in recorder._awaiting()]
-    GameEvent.objects.bulk_create([row for recorder in recorders for row in recorder.rows])
-    HandSnapshot.objects.bulk_create([s for recorder in recorders for s in recorder.snapshots])
-    # A cama's later hands find its record there already.
-    camas = [cama for recorder in recorders for cama in recorder.camas]
-    CamaRecord.objects.bulk_create(camas, ignore_conflicts=True)
-    HandRecord.objects.bulk_create([hand for recorder in recorders for hand in recorder.hands])
+    """Write what ``recorders`` recorded, for one game or many (the sweep) alike, a statement a
+    table: the events, snapshots, hand and cama records inserted; the ended records, the game
+    rows and the seats' flags updated (one statement for every row, ``executemany``: psycopg
+    sends the rows together). Then the signals, per game."""
     for recorder in recorders:
-        for model, number, ended in recorder.ended:
-            model.objects.filter(game=recorder.game, number=number).update(**ended)
-    if len(recorders) == 1:
-        recorders[0].game.save(update_fields=columns[0])
-    else:
-        fields = sorted({name for names in columns for name in names})
-        Game.objects.bulk_update([recorder.game for recorder in recorders], fields)
-    if seats:
-        Seat.objects.bulk_update(seats, ["awaiting"])
-    for recorder in recorders:
-        _recorded(recorder)
+        written = recorder._game_row()
+        missing = set(written) - set(_GAME_COLUMNS) - {"snapshot", "snapshot_seq"}
+        assert not missing, f"the game row's UPDATE does not write {missing}"
+    seats = [seat for recorder in recorders for seat in recorder._seat_rows()]
+    rows = [row for recorder in recorders for row in recorder.rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(_INSERT_EVENT, [_params(row, _EVENT_COLUMNS) for row in rows])
+        HandSnapshot.objects.bulk_create([s for recorder in recorders for s in recorder.snapshots])
+        # A cama's later hands find its record there already.
+        camas = [cama for recorder in recorders for cama in recorder.camas]
+        CamaRecord.objects.bulk_create(camas, ignore_conflicts=True)
+        HandRecord.objects.bulk_create([hand for recorder in recorders for hand in recorder.hands])
+        for model, (game, number), ended in (e for rec in recorders for e in rec.ended):
+            model.objects.filter(game=game, number=number).update(**ended)
+        dealt = [recorder.game for recorder in recorders if recorder.snapshots]
+        games = [recorder.game for recorder in recorders if not recorder.snapshots]
+        for sql, changed, columns in (
+            (_UPDATE_GAME, games, _GAME_COLUMNS),
+            (_UPDATE_DEALT_GAME, dealt, _DEALT_GAME_COLUMNS),
+        ):
+            if changed:
+                cursor.executemany(sql, [[*_params(g, columns), _key(g.pk)] for g in changed])
+        if seats:
+            cursor.executemany(_UPDATE_SEAT, [[*_params(s, _SEAT_COLUMNS), s.pk] for s in seats])
+    together = [_recorded(recorder) for recorder in recorders]
+    signals.recorded_together.send(sender=Game, recorded=together)
 
 
-def _recorded(recorder: Recorder) -> None:
-    game, state = recorder.game, recorder.state
+def _params(instance: Any, columns: Sequence[str]) -> list[Any]:
+    """The values of ``columns`` of a model instance, as its fields write them (JSON adapted, a
+    UUID as SQLite keeps it...)."""
+    fields = type(instance)._meta
+    return [
+        fields.get_field(name).get_db_prep_save(getattr(instance, name), connection)
+        for name in columns
+    ]
+
+
+# The writes of every save, written out. A column an event changes is in ``_GAME_COLUMNS``
+# (``save_all`` checks it against what ``Recorder._game_row`` set); the rules and the other
+# fixed columns never change.
+_EVENT_COLUMNS: tuple[str, ...] = ("game_id", "seq", "type", "schema_version", "payload")
+_EVENT_COLUMNS += ("actor_id", "seat", "created_at")
+_INSERT_EVENT = "INSERT INTO games_gameevent ({}) VALUES ({})".format(
+    ", ".join(_EVENT_COLUMNS), ", ".join(["%s"] * len(_EVENT_COLUMNS))
+)
+_GAME_COLUMNS: tuple[str, ...] = ("version", "turn", "scores", "camas", "updated_at", "status")
+_GAME_COLUMNS += ("rated",)
+_GAME_COLUMNS += ("winner_side", "end_reason", "started_at", "finished_at", "deadline")
+_DEALT_GAME_COLUMNS = (*_GAME_COLUMNS, "snapshot", "snapshot_seq")
+_UPDATE_GAME, _UPDATE_DEALT_GAME = (
+    "UPDATE games_game SET {} WHERE id = %s".format(", ".join(f"{c} = %s" for c in columns))
+    for columns in (_GAME_COLUMNS, _DEALT_GAME_COLUMNS)
+)
+_SEAT_COLUMNS = ("awaiting", "timeouts", "has_acted")
+_UPDATE_SEAT = "UPDATE games_seat SET awaiting = %s, timeouts = %s, has_acted = %s WHERE id = %s"
+
+
+def _recorded(recorder: Recorder) -> signals.Recorded:
+    game, state, before = recorder.game, recorder.state, recorder.before
     assert state is not None
     written, recorder.rows = recorder.rows, []
     recorder.written += written
     recorder.snapshots, recorder.hands, recorder.camas, recorder.ended = [], [], [], []
-    recorder.started = False
-    signals.events_recorded.send(sender=Game, game=game, rows=written, state=state)
+    recorder.started, recorder.before = False, state
+    signals.events_recorded.send(sender=Game, game=game, rows=written, state=state, before=before)
     # The row as this save left it: the transaction may change the game again before it commits.
     committed = copy.copy(game)
     transaction.on_commit(lambda: _recent.put(game.pk, state))
     transaction.on_commit(
         lambda: signals.events_committed.send(
-            sender=Game, game=committed, rows=written, state=state
+            sender=Game, game=committed, rows=written, state=state, before=before
         )
     )
+    return signals.Recorded(game, written, state, before)

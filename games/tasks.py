@@ -8,7 +8,7 @@ from typing import Any
 
 from celery import shared_task
 
-from games import bot_players, clock, engine, open_tables, timeouts
+from games import bot_players, clock, engine, open_tables, services, timeouts
 from games.models import Game, GameEvent
 from players.tasks import rate_game
 
@@ -32,6 +32,12 @@ def sweep_overdue_turns() -> int:
     for game_id, version, seat in bot_players.stalled():
         bot_move.delay(str(game_id), version, seat)
     return timeouts.sweep()
+
+
+@shared_task(name="games.tasks.purge_idempotency_records")
+def purge_idempotency_records() -> int:
+    """The hourly purge of the answers kept for retries longer than IDEMPOTENCY_HOURS."""
+    return services.purge_idempotency_records()
 
 
 @shared_task(name="games.tasks.expire_open_games")

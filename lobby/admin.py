@@ -7,8 +7,6 @@ which line, when and why.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -65,13 +63,6 @@ class ChatLineAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.display(boolean=True)
     def hidden(self, line: ChatLine) -> bool:
         return chat.is_hidden(line)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Viewing and the actions below need it; the fields themselves stay read-only.
-        return bool(request.user.is_staff)
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["game", "room", "author", "text", "created_at"]
 
     @admin.action(description="Hide the selected lines")
     def hide_lines(self, request: HttpRequest, lines: QuerySet[ChatLine]) -> None:

@@ -275,11 +275,11 @@ def cancel_all(player_ids: Iterable[int]) -> None:
     """Every pending challenge these players sit in is cancelled (an account being deleted)."""
     ids = list(player_ids)
     with transaction.atomic():
+        seated = ChallengeSeat.objects.filter(player_id__in=ids).values("challenge_id")
         pending = Challenge.objects.select_for_update().filter(
-            Q(challenger_id__in=ids) | Q(seats__player_id__in=ids),
-            status=Challenge.Status.PENDING,
+            Q(challenger_id__in=ids) | Q(pk__in=seated), status=Challenge.Status.PENDING
         )
-        for challenge in {challenge.pk: challenge for challenge in pending}.values():
+        for challenge in pending:
             _end(challenge, Challenge.Status.CANCELLED, Kind.CHALLENGE_CANCELLED)
 
 

@@ -79,8 +79,11 @@ def may_read(game: Game, seat: int | None, room: str) -> bool:
 def delivered_to(player: Any, found: QuerySet[ChatLine]) -> QuerySet[ChatLine]:
     """The lines not hidden by staff and not said by a player ``player`` blocks."""
     latest = ChatModeration.objects.filter(line=OuterRef("pk")).order_by("-at", "-id")
-    visible = found.annotate(hidden=Subquery(latest.values("hidden")[:1])).exclude(hidden=True)
-    return visible.exclude(author_id__in=players.blocked_by(player))
+    visible = found.annotate(hidden=Subquery(latest.values("hidden")[:1])).filter(
+        Q(hidden__isnull=True) | Q(hidden=False)
+    )
+    blocked = players.blocked_by(player)
+    return visible.exclude(author_id__in=blocked) if blocked else visible
 
 
 def hide(staff: Any, line: ChatLine, *, hidden: bool = True, reason: str = "") -> ChatModeration:

@@ -1,8 +1,9 @@
-"""Telling players what the lobby did: as webhooks of the lobby's kinds, through the outbox.
+"""Telling players what the lobby did: on each player's stream (``GET /api/stream``, a notice
+of the same kind) and as webhooks of the lobby's kinds, through the outbox.
 
 Every notice is written in the transaction that made it true and sent after it commits. A body
-holds ids and settings only, never a name (a deleted account's name must not outlive it in an
-outbox row) and never anything of a game's state.
+holds ids and settings only, never a name (a deleted account's name must not outlive it in a
+stored notice) and never anything of a game's state.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from notifications.models import Kind
 from notifications.services import notify_players
+from streams.notices import notify_players as tell_streams
 
 
 def tell(player_ids: Iterable[int], kind: Kind, *, game_id: Any = None, **data: Any) -> None:
@@ -24,3 +26,4 @@ def tell(player_ids: Iterable[int], kind: Kind, *, game_id: Any = None, **data: 
     if game_id is not None:
         body["game_id"] = str(game_id)
     notify_players(ids, kind, body, game_id=game_id)
+    tell_streams((player, kind.value, body) for player in ids)

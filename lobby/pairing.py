@@ -80,8 +80,10 @@ def find_tables(
     now: datetime,
     widening: Widening,
     blocks: frozenset[tuple[int, int]] = frozenset(),
+    seeds: frozenset[str] | None = None,
 ) -> list[Table]:
-    """Disjoint tables from ``units``, the longest waiting served first.
+    """Disjoint tables from ``units``, the longest waiting served first; with ``seeds``, only
+    tables around those units (a newcomer: the others already found no table among themselves).
 
     Each unit, oldest first, looks for company among the units whose rating its window holds
     (found by bisection on ratings), nearest rating first; a unit joins a table only if the table
@@ -93,6 +95,8 @@ def find_tables(
     taken: set[str] = set()
     tables: list[Table] = []
     for unit in by_age:
+        if seeds is not None and unit.id not in seeds:
+            continue
         if unit.id in taken or len(unit.players) * 2 > table_size:
             continue  # partners queue for a table of 4 only
         group = _fill(unit, by_rating, ratings, taken, table_size, now, widening, blocks)

@@ -1,9 +1,11 @@
 """Seeks: ask for a game, wait, be paired (or fill the table with bots), cancel, expire.
 
-Pairing is safe with any number of server processes and workers at once: a pass locks the open
-seeks it considers with ``SELECT ... FOR UPDATE SKIP LOCKED``, so two passes never hold the same
-seek, and it marks a seek matched in the transaction that creates its game. A seek another pass
-holds is skipped, not waited for; the periodic pass (``sweep``) meets it later. Nobody waits in
+Pairing is safe with any number of server processes and workers at once: a pass reads the open
+seeks of a pool, finds tables among them (lobby/pairing.py), and claims each table by locking its
+seeks with ``SELECT ... FOR UPDATE SKIP LOCKED`` and checking under the locks that each still
+waits; it marks them matched in the transaction that creates the game. Two passes never hold the
+same seek, and a seek another pass holds is skipped, not waited for: a later pass (``sweep``, on
+the beat) meets what is left. Nobody waits in
 two seeks (``QueueEntry``'s key is the player), so nobody is paired into two games by two seeks.
 """
 
@@ -197,27 +199,55 @@ def _close(seeks: Sequence[Seek], status: str, game: Any = None) -> None:
 
 
 def pair_pool(pool: str, *, around: Seek | None = None, now: datetime | None = None) -> int:
-    """One pairing pass over a pool's open seeks (those whose rating ``around``'s window holds,
-    when given): the tables it could fill are created and started. The number of games made."""
+    """One pairing pass over a pool's open seeks (around a newcomer: only the tables that would
+    seat him); each table it finds is claimed and started in a transaction of its own. The
+    number of games made."""
     now = now or timezone.now()
+    waiting = Seek.objects.filter(status=Seek.Status.OPEN, pool=pool, expires_at__gt=now)
+    if around is not None:
+        low, high = _unit(around).window(now, widening())
+        waiting = waiting.filter(rating__gte=low, rating__lte=high)
+    # Read without a lock, and only the columns pairing reads: a pass may look at thousands of
+    # seeks, and claims the few of each table it finds (``_claim``).
+    seeks = list(
+        waiting.only(*_PAIRING_COLUMNS).order_by("created_at")[: settings.LOBBY_PAIRING_BATCH]
+    )
+    if len(seeks) < 2:
+        return 0
+    by_id = {str(seek.pk): seek for seek in seeks}
+    blocks = players.blocks_among(player for seek in seeks for player in seek.seekers)
+    seeds = frozenset({str(around.pk)}) if around is not None else None
+    units = [_unit(seek) for seek in seeks]
+    found = pairing.find_tables(units, seeks[0].players, now, widening(), blocks, seeds)
+    return sum(_claim([by_id[unit.id] for unit in table.units], now) for table in found)
+
+
+def _claim(table: list[Seek], now: datetime) -> int:
+    """Lock the table's seeks (``SKIP LOCKED``: never wait for another pass), check under the
+    locks that each still waits and that they still may sit together, and start the game; 0
+    (nothing done) when one of them was taken, cancelled or blocked meanwhile: a later pass
+    sees what is left. The seeks change status only here, under these locks."""
     with transaction.atomic():
-        waiting = Seek.objects.select_for_update(skip_locked=True, of=("self",)).filter(
-            status=Seek.Status.OPEN, pool=pool, expires_at__gt=now
+        locked = list(
+            Seek.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=[seek.pk for seek in table], status=Seek.Status.OPEN)
+            .filter(expires_at__gt=now)
+            .only(*_PAIRING_COLUMNS)
         )
-        if around is not None:
-            low, high = _unit(around).window(now, widening())
-            waiting = waiting.filter(rating__gte=low, rating__lte=high)
-        waiting = waiting.select_related("player", "partner").order_by("created_at")
-        seeks = list(waiting[: settings.LOBBY_PAIRING_BATCH])
-        if len(seeks) < 2:
+        if len(locked) != len(table):
             return 0
-        by_id = {str(seek.pk): seek for seek in seeks}
-        blocks = players.blocks_among(player for seek in seeks for player in seek.seekers)
-        size = seeks[0].players
-        found = pairing.find_tables([_unit(seek) for seek in seeks], size, now, widening(), blocks)
-        for table in found:
-            _start([by_id[unit.id] for unit in table.units], now)
-    return len(found)
+        units = [_unit(seek) for seek in locked]
+        blocks = players.blocks_among(player for seek in locked for player in seek.seekers)
+        if not pairing.compatible(units, now, widening(), blocks):
+            return 0
+        _start(locked, now)
+    return 1
+
+
+_PAIRING_COLUMNS = (
+    *("id", "player_id", "partner_id", "rating", "rating_min", "rating_max", "created_at"),
+    *("pool", "players", "preset", "options", "turn_seconds", "rated", "expires_at", "status"),
+)
 
 
 def _unit(seek: Seek) -> pairing.Unit:
@@ -236,7 +266,7 @@ def _start(seeks: list[Seek], now: datetime) -> None:
     _shuffler.shuffle(seeks)  # who is mano is left to chance
     first = seeks[0]
     seats = pairing.seating([_unit(seek) for seek in seeks], first.players)
-    people = {player.pk: player for seek in seeks for player in _people(seek)}
+    people = get_user_model().objects.in_bulk(seats)
     game = tables.start_table(
         [people[player] for player in seats],
         preset=first.preset,

@@ -25,7 +25,8 @@ def start_table(
     bots: Mapping[int, str] | None = None,
 ) -> Game:
     """``seating``: the player at each seat (None where ``bots`` seats a bot of that level). The
-    first person seated creates the game; the others join it; the last join starts it."""
+    first person seated creates the game with everyone else seated: the full table starts at
+    once and never waits open (so no open-table cap applies, games/open_tables.py)."""
     bots = dict(bots or {})
     people = [(number, player) for number, player in enumerate(seating) if player is not None]
     creator_seat, creator = people[0]
@@ -40,7 +41,6 @@ def start_table(
         bots=[{"seat": number, "level": level} for number, level in sorted(bots.items())],
         rated=rated,
         seat=creator_seat,
+        joined=dict(people[1:]),
     )
-    for number, player in people[1:]:
-        game = games.join_game(player, game.pk, seat=number, code=game.join_code)
     return game

@@ -1,4 +1,5 @@
-"""Celery tasks of the lobby: they take ids, are idempotent, and are sent after commit."""
+"""Celery tasks of the lobby: the periodic pass (beat, ``LOBBY_SWEEP_SECONDS``), idempotent and
+safe beside any other pass (SKIP LOCKED)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,3 @@ def sweep_lobby() -> dict[str, int]:
     counts = seeks.sweep()
     counts["challenges_expired"] = challenges.expire_due()
     return counts
-
-
-@shared_task(name="lobby.tasks.pair_pool")
-def pair_pool(pool: str) -> int:
-    """One pairing pass over one pool (safe beside any other pass: SKIP LOCKED)."""
-    return seeks.pair_pool(pool)

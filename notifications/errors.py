@@ -25,18 +25,6 @@ class DeliveryPending(ApplicationError):
     title = "The delivery is still being attempted: replay it once it is delivered or failed."
 
 
-class CursorAhead(ApplicationError):
-    """A well-formed `after` that no log has reached: a 422, with the version to ask from."""
-
-    code = "after_beyond_log"
-    status = HTTPStatus.UNPROCESSABLE_ENTITY
-    title = "There is no event at that seq yet."
-
-    def __init__(self, version: int) -> None:
-        message = f"`after` is beyond the game's last event ({version}): use a seq you received."
-        super().__init__(message, extra={"current_version": version})
-
-
 class UrlRefused(ApplicationError):
     """A webhook URL the schema allows that the server may not send to (not http(s), a private
     or loopback address, a host that does not resolve): a 422 naming why."""

@@ -1,13 +1,13 @@
 """The outbox: which notifications a transaction's events cause, written in that transaction.
 
-``on_events_recorded`` runs inside the transaction that writes a game's events, so a ``Delivery``
+``on_recorded_together`` runs inside the transaction that writes a game's events, so a ``Delivery``
 commits or rolls back with its cause; each is sent by a task after commit (``sending.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache, reduce
+from functools import reduce
 from typing import Any
 
 from games import engine, signals
@@ -23,39 +23,52 @@ Notice = tuple[Subscription, int, str]
 
 def follow_games() -> None:
     """Connect the outbox to the game log."""
-    signals.events_recorded.connect(
-        on_events_recorded, sender=Game, dispatch_uid="notifications.outbox"
+    signals.recorded_together.connect(
+        on_recorded_together, sender=Game, dispatch_uid="notifications.outbox"
     )
 
 
-def on_events_recorded(
-    sender: Any, game: Game, rows: Sequence[GameEvent], state: engine.State, **_: Any
-) -> None:
-    subscribed = subscribers(game) if rows else []
+def on_recorded_together(sender: Any, recorded: Sequence[signals.Recorded], **_: Any) -> None:
+    """The notices the saved events cause, for every game of a save at once (one action, or a
+    whole sweep of timeouts): one query for the subscriptions of all their players."""
+    saved = [one for one in recorded if one.rows]
+    players = {seat.player_id for one in saved for seat in seats_of(one.game)}
+    subscribed = subscriptions_of(players) if players else {}
     if not subscribed:
         return  # the common case: nobody seated has a subscription
-    types = {row.type for row in rows}
-    before = cache(lambda: state_before(game, rows[0].seq))  # folded once, if ever needed
-    notices: list[Notice] = []
-    for subscription, seat in subscribed:
-        wanted = set(subscription.kinds)
-        needs_before = bool(wanted & {Kind.YOUR_TURN, Kind.CALL_PENDING})
-        kinds = kinds_for(seat, before() if needs_before else None, state, types)
-        notices += [(subscription, seat, kind) for kind in kinds if kind in wanted]
-    write(game, notices, state, rows)
+    deliveries: list[Delivery] = []
+    for one in saved:
+        types = {row.type for row in one.rows}
+        notices: list[Notice] = []
+        for seat in seats_of(one.game):
+            for subscription in subscribed.get(seat.player_id, []):
+                kinds = kinds_for(seat.number, one.before, one.state, types)
+                notices += [
+                    (subscription, seat.number, k) for k in kinds if k in subscription.kinds
+                ]
+        deliveries += _deliveries(one.game, notices, one.state, one.rows)
+    _send(deliveries)
+
+
+def subscriptions_of(players: Iterable[Any]) -> dict[Any, list[Subscription]]:
+    """The subscriptions of these players, oldest first, by player: one query (by the
+    subscriptions' player index)."""
+    found: dict[Any, list[Subscription]] = {}
+    for subscription in Subscription.objects.filter(player__in=players).order_by("created_at"):
+        found.setdefault(subscription.player_id, []).append(subscription)
+    return found
 
 
 def subscribers(game: Game, seats: Iterable[int] | None = None) -> list[tuple[Subscription, int]]:
-    """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat: one
-    query (by the subscriptions' player index), run with every action."""
+    """The subscriptions of the players seated at ``game`` (at ``seats``), with their seat."""
     wanted = None if seats is None else set(seats)
     numbers = {
         seat.player_id: seat.number
         for seat in seats_of(game)
         if wanted is None or seat.number in wanted
     }
-    found = Subscription.objects.filter(player__in=numbers).order_by("created_at")
-    return [(subscription, numbers[subscription.player_id]) for subscription in found]
+    subscribed = subscriptions_of(numbers) if numbers else {}
+    return [(sub, numbers[player]) for player, subs in subscribed.items() for sub in subs]
 
 
 def kinds_for(
@@ -97,7 +110,15 @@ def write(
     rows: Sequence[GameEvent] = (),
 ) -> list[Delivery]:
     """One delivery per notice, each body built from the notice's seat; sent after commit."""
-    deliveries = [
+    deliveries = _deliveries(game, notices, state, rows)
+    _send(deliveries)
+    return deliveries
+
+
+def _deliveries(
+    game: Game, notices: Sequence[Notice], state: engine.State, rows: Sequence[GameEvent]
+) -> list[Delivery]:
+    return [
         Delivery(
             subscription=subscription,
             kind=kind,
@@ -107,10 +128,13 @@ def write(
         )
         for subscription, seat, kind in notices
     ]
+
+
+def _send(deliveries: list[Delivery]) -> None:
+    """Written together, each sent by its own task after commit."""
     Delivery.objects.bulk_create(deliveries)
     for delivery in deliveries:
         sending.send_after_commit(delivery.pk)
-    return deliveries
 
 
 def state_before(game: Game, seq: int) -> engine.State | None:

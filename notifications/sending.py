@@ -77,6 +77,9 @@ def send(delivery_id: str) -> str | None:
     delivery = claim(delivery_id)
     if delivery is None:
         return None  # another worker holds it, or it is done, or not due yet
+    # The attempt's time and its retry's are counted from its start: from its end they would
+    # tell the subscriber how long a failure took (a refused port, a silent one).
+    started = timezone.now()
     outcome = post(delivery)
     with transaction.atomic():
         delivery = Delivery.objects.select_for_update().filter(pk=delivery.pk).first()
@@ -89,6 +92,7 @@ def send(delivery_id: str) -> str | None:
             status_code=outcome.status_code,
             error=outcome.error[:500],
             duration_ms=outcome.duration_ms,
+            at=started,
         )
         delivery.attempt_count = number
         delay = retry_delay(number)
@@ -100,8 +104,10 @@ def send(delivery_id: str) -> str | None:
             delivery.status = Delivery.Status.FAILED
             delivery.next_attempt_at = None
         else:
-            delivery.next_attempt_at = timezone.now() + timedelta(seconds=delay)
-            send_after_commit(delivery.pk, delay)
+            delivery.next_attempt_at = started + timedelta(seconds=delay)
+            send_after_commit(
+                delivery.pk, max(0.0, (delivery.next_attempt_at - timezone.now()).total_seconds())
+            )
         delivery.save()
         return delivery.status
 

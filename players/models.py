@@ -34,7 +34,12 @@ class Player(AbstractUser):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.username
+        return public_name(self.display_name, self.username)
+
+
+def public_name(display_name: str, username: str) -> str:
+    """The name a player shows others: the display name he chose, else his username."""
+    return display_name or username
 
 
 # --- Ratings: one Elo rating per player and pool; players/ratings.py holds the rule --------------

@@ -170,11 +170,15 @@ CURSOR_HEADER = {
 }
 
 
-def game_stream_operation() -> dict[str, Any]:
+def _invalid_cursor() -> dict[str, Any]:
     invalid = problem_body(400, "invalid_request", "The request has invalid fields.")
     invalid["errors"] = [
         {"field": "after", "code": "min_value", "message": "Ensure this value is >= 0."}
     ]
+    return invalid
+
+
+def game_stream_operation() -> dict[str, Any]:
     return {
         "operationId": "games_stream",
         "tags": ["games"],
@@ -206,7 +210,7 @@ def game_stream_operation() -> dict[str, Any]:
             ),
             "204": {"description": "The game is over and the cursor is at its last event."},
             **_problems(
-                ("Invalid cursor", invalid),
+                ("Invalid cursor", _invalid_cursor()),
                 ("Cursor beyond the log", _body(CursorAhead(12))),
                 ("Not authenticated", NOT_AUTHENTICATED.value),
                 ("Not found", problem_body(404, "not_found", "No game with this id.")),
@@ -225,7 +229,10 @@ Notices, kept and replayed (`id:` is the notice's seq, counted per player, `even
 - `game_started`, `game_ended` (won or not, the reason; a rated game's change follows),
   `rating_changed` (before, after, delta), `deadline_near` (the turn times out soon),
   `player_joined` (someone took a seat at your open game);
-- whatever other parts of the server tell a player (the lobby: challenges, a match found).
+- the lobby's, the same kinds and `data` as its webhooks (ids and settings, never a name):
+  `match_found`, `seek_expired`, `challenge_received`, `challenge_accepted`,
+  `challenge_declined`, `challenge_cancelled`, `challenge_expired`, `rematch_offered`,
+  `rematch_started`, `rematch_declined`.
 
 The state of his games, told on connecting and whenever it changes (no `id:`: not replayed, as
 only the current one matters):
@@ -307,8 +314,81 @@ def player_stream_operation() -> dict[str, Any]:
                 "PlayerStreamMessage",
             ),
             **_problems(
+                ("Invalid cursor", _invalid_cursor()),
+                ("Cursor beyond the log", _body(CursorAhead(12, "your last notice"))),
+                ("Not authenticated", NOT_AUTHENTICATED.value),
+            ),
+            "429": _too_many(),
+        },
+    }
+
+
+WAIT_DESCRIPTION = """\
+Long polling, for clients that cannot read a stream (`GET /api/games/{game_id}/stream` is better:
+one connection, no second request for the view): the game's events after `after`, redacted for
+the caller, as soon as there are any (the page of `GET /api/games/{game_id}/events`); with none,
+the answer waits up to `timeout` seconds (at most 30) and then has no events. Ask again with the
+answer's `after`. A game that is over answers at once; an `after` beyond the game's version is a
+422. A wait is held by the streams'
+server without a thread, and counts toward the same caps as a stream (`429 too_many_streams`).
+Served by a process that cannot wait (a WSGI server), it answers at once with `Retry-After: 1`.
+"""
+
+
+def wait_operation() -> dict[str, Any]:
+    invalid = problem_body(400, "invalid_request", "The request has invalid fields.")
+    invalid["errors"] = [
+        {"field": "timeout", "code": "max_value", "message": "Ensure this value is <= 30."}
+    ]
+
+    def query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "schema": schema,
+                "description": description}  # fmt: skip
+
+    return {
+        "operationId": "games_events_wait",
+        "summary": "Wait for the game's next events (long polling)",
+        "tags": ["games"],
+        "description": WAIT_DESCRIPTION,
+        "parameters": [
+            query("after", {"type": "integer", "minimum": 0, "default": 0}, "Events after it."),
+            {
+                "name": "game_id",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string"},
+                "description": "The game's UUID.",
+            },
+            query(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 500, "default": 200},
+                "At most this many events.",
+            ),
+            query(
+                "timeout",
+                {"type": "integer", "minimum": 0, "maximum": 30, "default": 25},
+                "Seconds to wait for one, at most 30.",
+            ),
+        ],
+        "security": [{TokenScheme.name: []}],
+        "responses": {
+            "200": {
+                "description": "The feed's page after `after` (no events when the wait timed out).",
+                "headers": {
+                    "Retry-After": {
+                        "schema": {"type": "integer"},
+                        "description": "Sent when the server could not wait: ask again then.",
+                    }
+                },
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/FeedPage"}}
+                },
+            },
+            **_problems(
+                ("Invalid timeout", invalid),
                 ("Cursor beyond the log", _body(CursorAhead(12))),
                 ("Not authenticated", NOT_AUTHENTICATED.value),
+                ("Not found", problem_body(404, "not_found", "No game with this id.")),
             ),
             "429": _too_many(),
         },
@@ -319,6 +399,7 @@ def add_streams(result: dict[str, Any], generator: Any, request: Any, public: An
     """POSTPROCESSING_HOOKS entry: the streams' operations and message components."""
     result["paths"]["/api/games/{game_id}/stream"] = {"get": game_stream_operation()}
     result["paths"]["/api/stream"] = {"get": player_stream_operation()}
+    result["paths"]["/api/games/{game_id}/events/wait"] = {"get": wait_operation()}
     schemas = result["components"]["schemas"]
     schemas |= {
         "GameStreamMessage": GAME_STREAM_MESSAGE,

@@ -8,14 +8,15 @@ from truc_api.problems import ApplicationError
 
 
 class CursorAhead(ApplicationError):
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
+    """A well-formed cursor that no log has reached: a 422, with the version to ask from."""
 
-    def __init__(self, version: int, field: str = "after") -> None:
-        message = f"`{field}` is beyond the log's last entry ({version}): use a seq you received."
-        error = {"field": field, "code": "after_beyond_log", "message": message}
-        super().__init__(message, extra={"errors": [error]})
+    code = "after_beyond_log"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "There is no event at that seq yet."
+
+    def __init__(self, version: int, what: str = "the game's last event") -> None:
+        message = f"The cursor is beyond {what} ({version}): use a seq you received."
+        super().__init__(message, extra={"current_version": version})
 
 
 class TooManyStreams(ApplicationError):

@@ -21,6 +21,7 @@ from notifications import signals as notification_signals
 from players import signals as player_signals
 from players.models import RatingChange
 from streams import bus, notices
+from streams.models import PlayerFeed, PlayerNotice
 
 
 def follow() -> None:
@@ -33,6 +34,7 @@ def follow() -> None:
     player_signals.game_rated.connect(on_game_rated, dispatch_uid="streams.rated")
     notification_signals.deadline_near.connect(on_deadline_near, dispatch_uid="streams.deadline")
     post_delete.connect(on_token_deleted, sender=AuthToken, dispatch_uid="streams.tokens")
+    player_signals.account_deleting.connect(on_account_deleting, dispatch_uid="streams.account")
 
 
 def _people(game: Game) -> list[Seat]:
@@ -86,11 +88,8 @@ def on_seat_taken(sender: Any, instance: Seat, created: bool, **_: Any) -> None:
         return
     game = instance.game
     if game.status == Game.Status.OPEN and not instance.bot_level:
-        joined = {
-            "game_id": str(game.pk),
-            "seat": instance.number,
-            "player": {"id": instance.player_id, "name": instance.player.public_name},
-        }
+        # Ids only: a notice outlives an account's name (the game's view names the seats).
+        joined = {"game_id": str(game.pk), "seat": instance.number, "player_id": instance.player_id}
         others = Seat.objects.filter(game=game, bot_level="").exclude(pk=instance.pk)
         notices.notify_players(
             (player_id, notices.PLAYER_JOINED, joined)
@@ -136,3 +135,9 @@ def on_deadline_near(sender: Any, game: Game, version: int, seats: list[int], **
 
 def on_token_deleted(sender: Any, instance: AuthToken, **_: Any) -> None:
     bus.publish_on_commit([bus.token_topic(instance.user_id)])
+
+
+def on_account_deleting(sender: Any, player: Any, **_: Any) -> None:
+    """His notices are his data: they go with his account."""
+    PlayerNotice.objects.filter(player=player).delete()
+    PlayerFeed.objects.filter(player=player).delete()

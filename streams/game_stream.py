@@ -1,10 +1,12 @@
 """The stream of one game: its log as the reader may see it, then a view after each batch.
 
-``catch_up`` reads, on the database thread, everything after the reader's cursor up to the
-game's version (the events, projected by ``selectors.feed_item`` exactly as the REST feed is),
-and the reader's new view when it changed; ``live`` repeats it each time the hub wakes the
-stream, with heartbeats between. The seat is found again at each read (a player who left an
-open game is a spectator again), and a game that became hidden from the reader ends the stream.
+``read`` takes, on the database thread, the events after a cursor up to the game's version and
+every seat's projection of them (``selectors.feed_item``, exactly as the REST feed projects) and
+of the view; ``project`` hands a reader his seat's part. ``live`` does it each time the hub wakes
+the stream, with heartbeats between, every reader woken by one notification served by one read;
+``catch_up`` does it once (a stream served through WSGI). The seat is found again at each read (a
+player who left an open game is a spectator again), and a game that became hidden from the
+reader ends the stream.
 """
 
 from __future__ import annotations
@@ -13,12 +15,10 @@ from collections.abc import AsyncIterator, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from games.errors import GameNotFound
 from games.models import Game
-from games.selectors import etag, feed_item, game_payload, hidden_from, viewer_seat
-from games.store import get_game, load_events, load_state
+from games.selectors import etag, feed_item, game_payload
+from games.store import get_game, load_events, load_state, seats_of
 from streams import bus, hub, sse
 from streams.limits import Claim
 from streams.live import Step, follow
@@ -53,25 +53,85 @@ def marks(game_ids: list[Hashable]) -> dict[Hashable, Any]:
 hub.register_probe("game", marks)
 
 
+@dataclass(frozen=True)
+class Projection:
+    """What one seat (None: a spectator) is sent from a snapshot: the events, and the view with
+    its ETag (sent when the reader's last differs)."""
+
+    events: list[bytes]
+    tag: str | None
+    view: bytes | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One read of a game: the events after a cursor up to the row's version and every seat's
+    projection of them and of the view. Every reader of the game at that cursor is served from
+    it (``Hub.shared``), so a move followed by many readers costs one read of the database and
+    one projection a seat, and a reader's wake none of the database thread's time."""
+
+    game_id: Any
+    last_seq: int | None  # of the events read; None when there were none
+    complete: bool  # the events reach the row's version (else: read again at once)
+    over: bool
+    mark: Any
+    private: bool
+    seats: dict[int, int]  # player id -> seat
+    projections: dict[int | None, Projection]
+
+
+def read(game_id: Any, after: int) -> Snapshot:
+    game = get_game(game_id)
+    rows = [row for row in load_events(game, after, BATCH) if row.seq <= game.version]
+    complete = not rows or rows[-1].seq >= game.version
+    state = load_state(game) if complete and game.version else None
+    seats = {seat.player_id: seat.number for seat in seats_of(game)}
+    projections = {}
+    for seat in [None, *sorted(set(seats.values()))]:
+        events = [_event(feed_item(row, seat)) for row in rows]
+        if complete:
+            view = sse.message(game_payload(game, state, seat), event="view")
+            projections[seat] = Projection(events, etag(game, seat), view)
+        else:
+            projections[seat] = Projection(events, None, None)
+    return Snapshot(
+        game_id=game.pk,
+        last_seq=rows[-1].seq if rows else None,
+        complete=complete,
+        over=game.status in OVER,
+        mark=mark(game),
+        private=game.visibility == Game.Visibility.PRIVATE,
+        seats=seats,
+        projections=projections,
+    )
+
+
+def project(snapshot: Snapshot, cursor: Cursor, player_id: int) -> tuple[list[bytes], Cursor]:
+    """The reader's messages from a snapshot (no database: the event loop does it). His seat is
+    found again each time: a player who left an open game is a spectator again."""
+    seat = snapshot.seats.get(player_id)
+    if seat is None and snapshot.private:
+        raise GameNotFound()
+    projection = snapshot.projections[seat]
+    chunks = list(projection.events)
+    after = cursor.after if snapshot.last_seq is None else snapshot.last_seq
+    cursor = replace(cursor, after=after, mark=snapshot.mark)
+    if not snapshot.complete:
+        return chunks, cursor
+    if projection.tag != cursor.tag and projection.view is not None:
+        chunks.append(projection.view)
+    return chunks, replace(cursor, tag=projection.tag, over=snapshot.over)
+
+
 def catch_up(cursor: Cursor, player: Any) -> tuple[list[bytes], Cursor]:
-    """The messages that bring the reader from ``cursor`` to the game's version."""
+    """The messages that bring the reader from ``cursor`` to the game's version (WSGI: once)."""
     chunks: list[bytes] = []
     while True:
-        game = get_game(cursor.game_id)
-        seat = viewer_seat(game, player)
-        if hidden_from(seat, game.visibility):
-            raise GameNotFound()
-        rows = [row for row in load_events(game, cursor.after, BATCH) if row.seq <= game.version]
-        chunks += [_event(feed_item(row, seat)) for row in rows]
-        after = rows[-1].seq if rows else cursor.after
-        cursor = replace(cursor, after=after, mark=mark(game))
-        if after >= game.version:
-            break
-    tag = etag(game, seat)
-    if tag != cursor.tag:
-        state = load_state(game) if game.version else None
-        chunks.append(sse.message(game_payload(game, state, seat), event="view"))
-    return chunks, replace(cursor, tag=tag, over=game.status in OVER)
+        snapshot = read(cursor.game_id, cursor.after)
+        more, cursor = project(snapshot, cursor, player.pk)
+        chunks += more
+        if snapshot.complete:
+            return chunks, cursor
 
 
 def _event(item: dict[str, Any]) -> bytes:
@@ -81,13 +141,17 @@ def _event(item: dict[str, Any]) -> bytes:
 def live(cursor: Cursor, player: Any, digest: str, claim: Claim) -> AsyncIterator[bytes]:
     """Catch up, then follow: until the game is over, the token revoked, or the client gone."""
 
-    async def read(watch: hub.Watch) -> Step:
+    async def step(watch: hub.Watch) -> Step:
         nonlocal cursor
         try:
-            chunks, cursor = await sync_to_async(catch_up)(cursor, player)
+            key = ("game", cursor.game_id, cursor.after)
+            snapshot = await hub.hub().shared(key, watch, read, cursor.game_id, cursor.after)
+            chunks, cursor = project(snapshot, cursor, player.pk)
         except GameNotFound:  # deleted, or private and the reader no longer seated
             return Step([], end="not_found")
         watch.seen["game"] = (cursor.game_id, cursor.mark)
+        if not snapshot.complete:
+            return Step(chunks, again=True)
         return Step(chunks, end="game_over" if cursor.over else None)
 
-    return follow([bus.game_topic(cursor.game_id)], player.pk, digest, claim, read)
+    return follow([bus.game_topic(cursor.game_id)], player.pk, digest, claim, step)

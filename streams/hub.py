@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import Any
@@ -29,6 +30,7 @@ logger = structlog.get_logger(__name__)
 #: A probe reads, for many keys at once, the value a watch compares with what it saw.
 Probe = Callable[[list[Hashable]], dict[Hashable, Any]]
 _probes: dict[str, Probe] = {}
+_pokes = itertools.count(1)
 
 
 def register_probe(name: str, probe: Probe) -> None:
@@ -44,10 +46,14 @@ class Watch:
         self.seen: dict[str, tuple[Hashable, Any]] = {}
         self._reasons: set[str] = set()
         self._woken = asyncio.Event()
+        #: The count of pokes (of any watch) at this watch's last poke, or at its making: a read
+        #: started since then sees what caused it.
+        self.woken_at = next(_pokes)
 
     def poke(self, reason: str) -> None:
         self._reasons.add(reason)
         self._woken.set()
+        self.woken_at = next(_pokes)
 
     async def wait(self, timeout: float) -> set[str]:
         """Until poked or ``timeout`` passes; the reasons (topics, probe names), empty on time."""
@@ -66,6 +72,7 @@ class Hub:
         self._by_topic: dict[str, set[Watch]] = defaultdict(set)
         self._tasks: list[asyncio.Task[None]] = []
         self._tick_hooks: list[Callable[[], Awaitable[None]]] = []
+        self._reads: dict[Hashable, tuple[int, asyncio.Future[Any]]] = {}
         self.redis: aioredis.Redis | None = None
         if settings.STREAMS_REDIS_URL:
             self.redis = aioredis.Redis.from_url(
@@ -86,6 +93,24 @@ class Hub:
                 followers.discard(watch)
                 if not followers:
                     del self._by_topic[topic]
+
+    async def shared(
+        self, key: Hashable, watch: Watch, read: Callable[..., Any], *args: Any
+    ) -> Any:
+        """``read(*args)`` on the database thread, once for every watch that asks the same
+        ``key`` at once: a read in flight serves a watch only if it started after the watch's
+        last poke (it then sees the commit that caused it); otherwise a new read starts."""
+        found = self._reads.get(key)
+        if found is None or found[0] < watch.woken_at:
+            started = next(_pokes)
+            future = asyncio.ensure_future(sync_to_async(read)(*args))
+            found = self._reads[key] = (started, future)
+            future.add_done_callback(lambda _: self._forget(key, future))
+        return await asyncio.shield(found[1])
+
+    def _forget(self, key: Hashable, future: asyncio.Future[Any]) -> None:
+        if key in self._reads and self._reads[key][1] is future:
+            del self._reads[key]
 
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)

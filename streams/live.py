@@ -19,6 +19,7 @@ class Step:
 
     chunks: list[bytes]
     end: str | None = None
+    again: bool = False  # more to read at once (a long backlog, read in batches)
 
 
 #: Reads everything new and records in the watch what it saw (``watch.seen``) for the checks.
@@ -43,6 +44,8 @@ async def follow(
             if step.end is not None:
                 yield sse.message({"reason": step.end}, event="end")
                 return
+            if step.again:
+                continue
             while not (reasons := await watch.wait(settings.STREAM_HEARTBEAT_SECONDS)):
                 yield sse.HEARTBEAT
             if reasons & {"token", revoked} and not await sync_to_async(tokens.still_valid)(digest):

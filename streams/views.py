@@ -15,18 +15,20 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 
 from games import selectors
-from streams import game_stream, hub, player_stream, sse, tokens
+from streams import game_stream, hub, long_poll, player_stream, sse, tokens
 from streams.errors import CursorAhead
 from streams.limits import limits
 from streams.queries import (
     GameStreamQuerySerializer,
     PlayerStreamQuerySerializer,
+    WaitQuerySerializer,
     stream_query,
 )
 from truc_api.problems import problem_for, problem_response
+from truc_api.serializers import validated
 
 View = Callable[..., Awaitable[HttpResponse]]
 
@@ -96,10 +98,27 @@ async def player_stream_view(request: HttpRequest) -> HttpResponse:
     query = stream_query(request, PlayerStreamQuerySerializer)
     last = await sync_to_async(player_stream.last_seq)(player.pk)
     if query["after"] > last:
-        raise CursorAhead(last)
+        raise CursorAhead(last, "your last notice")
     cursor = player_stream.PlayerCursor(player.pk, query["after"])
     if not is_live(request):
         chunks, _, _ = await sync_to_async(player_stream.catch_up)(cursor)
         return _stream(request, chunks)
     claim = await limits(hub.hub()).claim(player.pk)
     return _stream(request, player_stream.live(cursor, digest, claim))
+
+
+@answers_problems
+@only_get
+async def events_wait_view(request: HttpRequest, game_id: str) -> HttpResponse:
+    player, _ = await sync_to_async(tokens.authenticate)(request)
+    query = validated(WaitQuerySerializer, request.GET.dict())
+    after = query["after"]
+    game, seat = await sync_to_async(long_poll.opened)(game_id, player, after)
+    headers = {}
+    if not long_poll.answers_at_once(game, after, query["timeout"]):
+        if is_live(request):
+            game = await long_poll.wait_for_events(game, player.pk, after, query["timeout"])
+        else:  # through WSGI a wait would hold a thread: answer now, say when to ask again
+            headers["Retry-After"] = "1"
+    page = await sync_to_async(long_poll.feed)(game, seat, after, query["limit"])
+    return JsonResponse(page, headers=headers)

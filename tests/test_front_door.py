@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import shlex
 import shutil
 import socket
@@ -24,6 +25,7 @@ import pytest
 import yaml
 from django.db import connection
 
+from truc_api.openapi import problem_codes
 from truc_api.problems import problem_body
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,6 +122,7 @@ def front_door(granian: Server, tmp_path_factory) -> Iterator[Server]:
     port = _free_port()
     site = TEMPLATE.read_text()
     site = site.replace("${TRUC_UPSTREAM}", f"127.0.0.1:{granian.port}")
+    site = site.replace("${TRUC_STREAMS_UPSTREAM}", f"127.0.0.1:{granian.port}")
     site = site.replace("${TRUC_LISTEN}", f"127.0.0.1:{port}")
     (home / "truc-api.conf").write_text(site)
     temp_paths = " ".join(
@@ -219,6 +222,17 @@ def test_protocol_errors_are_answered_as_problems(front_door, request_bytes, sta
     assert headers["content-type"] == "application/problem+json"
     problem = _problem(body)
     assert problem == problem_body(status, code, str(problem["detail"]))
+    assert code in problem_codes()  # the OpenAPI document's ProblemCode lists it
+
+
+def test_every_problem_of_the_proxy_is_one_the_api_documents() -> None:
+    bodies = re.findall(r"return (\d{3}) '(\{.*\})';", TEMPLATE.read_text())
+
+    assert len(bodies) == 7
+    for status, body in bodies:
+        problem = json.loads(body)
+        assert problem == problem_body(int(status), problem["code"], problem["detail"])
+        assert problem["code"] in problem_codes()
 
 
 def test_a_chunked_body_is_read_whole(front_door: Server) -> None:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from django.urls import get_resolver
 
 from games.management.commands.serve import worker_commands
 
@@ -38,21 +39,20 @@ def test_cors_allows_no_origin_by_default(client):
     assert "Access-Control-Allow-Origin" not in response
 
 
-def test_the_deployment_keeps_threads_for_requests_other_than_long_polls():
-    """docker-compose.yml and the image size the server; a long poll holds a thread while it
-    waits, so each process must keep a thread that no wait can take (notifications/stream.py)."""
+def test_the_deployment_sizes_the_rest_server():
+    """docker-compose.yml and the image size the WSGI server's processes and threads."""
     root = Path(__file__).resolve().parent.parent
     compose = yaml.safe_load((root / "docker-compose.yml").read_text())
     web = compose["services"]["web"]
     image = dict(
         re.findall(
-            r"(GRANIAN_WORKERS|GRANIAN_BLOCKING_THREADS|LONG_POLL_SLOTS)=(\d+)",
+            r"(GRANIAN_WORKERS|GRANIAN_BLOCKING_THREADS)=(\d+)",
             (root / "Dockerfile").read_text(),
         )
     )
 
     for sizes in (web["environment"], image):
-        assert 0 < int(sizes["LONG_POLL_SLOTS"]) < int(sizes["GRANIAN_BLOCKING_THREADS"])
+        assert int(sizes["GRANIAN_BLOCKING_THREADS"]) >= 1
         assert int(sizes["GRANIAN_WORKERS"]) >= 1
     assert "truc_api.wsgi:application" in web["command"]  # Django, as wsgi.py builds it
 
@@ -121,3 +121,36 @@ def test_the_app_runs_as_its_own_role_and_the_migrations_as_the_owner():
     for service in ("web", "worker", "webhook-worker", "beat"):
         assert user(service) == "truc_app", service
         assert "migrate" not in str(services[service]["command"]), service
+
+
+def _streams_route() -> re.Pattern[str]:
+    root = Path(__file__).resolve().parent.parent
+    template = root / "deploy" / "nginx" / "truc-api.conf.template"
+    [pattern] = re.findall(r"location ~ (\S+) \{", template.read_text())
+    return re.compile(pattern)
+
+
+def test_the_proxy_sends_the_streams_to_asgi_and_the_rest_to_wsgi():
+    """The front door's routing, held to the URL configuration: every view of streams/ (async,
+    for the ASGI server) and none other; and the compose file names both upstreams."""
+    route = _streams_route()
+    game = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
+    samples = {
+        "/api/stream": True,
+        f"/api/games/{game}/stream": True,
+        f"/api/games/{game}/events/wait": True,
+        f"/api/games/{game}": False,
+        f"/api/games/{game}/events": False,
+        f"/api/games/{game}/actions": False,
+        "/api/games/mine": False,
+        "/api/docs/": False,
+        "/admin/": False,
+    }
+    for path, to_streams in samples.items():
+        view = get_resolver().resolve(path).func
+        assert (view.__module__ == "streams.views") == to_streams, path
+        assert bool(route.match(path)) == to_streams, path
+    services = _compose()["services"]
+    assert services["proxy"]["environment"]["TRUC_STREAMS_UPSTREAM"] == "streams:8000"
+    assert "truc_api.asgi:application" in services["streams"]["command"]
+    assert "ports" not in services["streams"]

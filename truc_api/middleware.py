@@ -2,7 +2,7 @@
 
 The API authenticates by token and keeps no session, so the session, CSRF, authentication and
 messages middleware only serve the admin. Scoped to its pages, they no longer cost every API
-request (about 0.2 ms of a 2 ms game read: bench/README.md). Each is a subclass of Django's own,
+request (bench/README.md, step 6). Each is a subclass of Django's own,
 so the admin's system checks still find it.
 """
 

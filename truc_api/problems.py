@@ -69,6 +69,11 @@ FRAMEWORK_CODES = (
     "permission_denied",
     "not_found",
     "server_error",
+    # Answered by the deployment's proxy before a request reaches the app
+    # (deploy/nginx/truc-api.conf.template): a body too slow, too large, the app not answering.
+    "request_timeout",
+    "too_large",
+    "unavailable",
 )
 
 

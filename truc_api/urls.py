@@ -28,6 +28,8 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("api/", include(api_urlpatterns)),
     path("admin/", admin.site.urls),
+    # The web table: a page and static modules that use only the API above.
+    path("play/", include("play.urls")),
 ]
 
 # Every error outside DRF is a problem+json body too (truc_api/problems.py), never an HTML page.

@@ -73,7 +73,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     {"type": "string", "minLength": 1, "maxLength": 255, "pattern": r"\S"},
     OpenApiParameter.HEADER,
     required=True,
-    description="A unique key per intended action (e.g. a UUID); reuse it only to retry.",
+    description=(
+        "A unique key per intended action (e.g. a UUID); reuse it only to retry. The answer is"
+        " kept for a retry for 24 hours (`IDEMPOTENCY_HOURS`), then forgotten."
+    ),
 )
 
 # --- the problems each operation answers with, built by the code that answers them -------------
@@ -209,7 +212,6 @@ _BY_OPERATION: dict[str, list[OpenApiExample]] = {
         refusal("After not a number", FeedQuerySerializer, {"after": "x"}),
         _NOT_FOUND,
     ],
-    "games_events_wait": [],  # notifications/api/docs.py
     "games_history": [_NOT_FOUND],
     "games_export": [
         _NOT_FOUND,

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import contract, selectors, services
+from games import contract, selectors, services, store
 from games.api import docs
 from games.api.serializers import (
     ActionResultSerializer,
@@ -163,7 +163,7 @@ class GameView(APIView):
     def with_token(self, tokens: QuerySet[AuthToken]) -> QuerySet[AuthToken]:
         if not self.request.headers.get("If-None-Match"):
             return tokens
-        return selectors.with_etag_parts(tokens, self.kwargs["game_id"])
+        return store.with_etag_parts(tokens, self.kwargs["game_id"])
 
     @extend_schema(
         operation_id="games_read",
@@ -181,9 +181,8 @@ class GameView(APIView):
         if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
             headers = {"ETag": tag, **_CACHING}
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        game, seat = selectors.visible_game(game_id, request.user)
-        headers = {"ETag": selectors.etag(game, seat), **_CACHING}
-        return Response(selectors.game_view(game, seat), headers=headers)
+        view, tag = selectors.current_view(game_id, request.user)
+        return Response(view, headers={"ETag": tag, **_CACHING})
 
 
 #: The caching headers of every answer to a game read.

@@ -12,12 +12,10 @@ from drf_spectacular.utils import OpenApiCallback, OpenApiExample, OpenApiRespon
 from rest_framework import serializers
 
 from games.api.docs import answer, page_refusal, refusal
-from games.errors import GameNotFound
 from notifications import errors
 from notifications.addresses import AddressRefused
 from notifications.api.serializers import (
     SubscriptionCreateSerializer,
-    WaitQuerySerializer,
     WebhookPayloadSerializer,
 )
 from notifications.models import Kind
@@ -70,11 +68,6 @@ _BY_OPERATION: dict[str, list[OpenApiExample]] = {
     "webhooks_deliveries_replay": [
         _DELIVERY_NOT_FOUND,
         answer("Delivery pending", errors.DeliveryPending()),
-    ],
-    "games_events_wait": [
-        refusal("Timeout too long", WaitQuerySerializer, {"timeout": "31"}),
-        answer("No such game", GameNotFound()),
-        answer("After beyond the log", errors.CursorAhead(12)),
     ],
 }
 

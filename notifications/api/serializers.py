@@ -43,16 +43,6 @@ class SubscriptionCreateSerializer(StrictSerializer):
         return url
 
 
-class WaitQuerySerializer(StrictSerializer):
-    from_query = True
-
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
-    timeout = serializers.IntegerField(
-        min_value=0, max_value=30, default=25, help_text="Seconds to wait for one, at most 30."
-    )
-    limit = serializers.IntegerField(min_value=1, max_value=500, default=200)
-
-
 # --- output ------------------------------------------------------------------------------------
 
 

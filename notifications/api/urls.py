@@ -24,7 +24,4 @@ urlpatterns = [
         views.ReplayView.as_view(),
         name="webhooks-delivery-replay",
     ),
-    path(
-        "games/<str:game_id>/events/wait", views.EventWaitView.as_view(), name="games-events-wait"
-    ),
 ]

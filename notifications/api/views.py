@@ -15,11 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors as game_selectors
 from games.api import docs as game_docs
-from games.api.serializers import FeedPageSerializer
-from games.api.views import GAME_ID
-from notifications import selectors, services, stream
+from notifications import selectors, services
 from notifications.api import docs
 from notifications.api.filters import DeliveryFilter
 from notifications.api.serializers import (
@@ -28,11 +25,10 @@ from notifications.api.serializers import (
     SubscriptionCreatedSerializer,
     SubscriptionCreateSerializer,
     SubscriptionSerializer,
-    WaitQuerySerializer,
 )
 from notifications.models import Delivery, Subscription
 from truc_api.pagination import Page
-from truc_api.serializers import validated, validated_query
+from truc_api.serializers import validated
 
 _WAIT_RETRY_AFTER = OpenApiParameter(
     "Retry-After",
@@ -182,31 +178,3 @@ class ReplayView(APIView):
             status=status.HTTP_202_ACCEPTED,
             headers={"Location": f"/api/webhooks/deliveries/{replayed.pk}"},
         )
-
-
-class EventWaitView(APIView):
-    @extend_schema(
-        operation_id="games_events_wait",
-        summary="Wait for the game's next events (long polling)",
-        tags=["games"],
-        parameters=[GAME_ID, WaitQuerySerializer, _WAIT_RETRY_AFTER],
-        responses={200: FeedPageSerializer, **docs.problems("games_events_wait")},
-        description=(
-            "Long polling: the game's events after `after`, redacted for the caller, as soon as"
-            " there are any; with none, the answer waits up to `timeout` seconds (at most 30)"
-            " and is then an empty list. Ask again with the last `seq` as `after`. A game that"
-            " is over answers at once; an `after` beyond the game's version is a 422. A server"
-            " holds a limited number of waits: when they are all taken the answer comes at once,"
-            " possibly empty, with a `Retry-After` (seconds) to wait before asking again."
-        ),
-    )
-    def get(self, request: Request, game_id: str) -> Response:
-        query = validated_query(WaitQuerySerializer, request)
-        game, seat = game_selectors.visible_game(game_id, request.user)
-        try:
-            stream.wait_for_events(game, query["after"], query["timeout"])
-            headers = {}
-        except stream.NoSlot as busy:
-            headers = {"Retry-After": str(busy.retry_after)}
-        page = game_selectors.feed_page(game, seat, query["after"], query["limit"])
-        return Response(page, headers=headers)

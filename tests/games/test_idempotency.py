@@ -4,13 +4,16 @@ a request the server turns down stores nothing and claims no key."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from games import engine
 from games.models import Game, GameEvent, IdempotencyRecord
 from games.store import load_state
+from games.tasks import purge_idempotency_records
 from tests.games.conftest import Client
 
 Table = Callable[..., tuple[str, list[Client]]]
@@ -214,3 +217,24 @@ def test_idempotency_rejected_action_stores_nothing_and_claims_no_key(
     accepted = clients[actor].act(game_id, now_legal[0], now, key="turned-down")
     assert accepted.status_code == 201, accepted.json()
     assert "Idempotent-Replayed" not in accepted
+
+
+def test_idempotency_records_are_purged_after_the_hours_kept(table: Table, settings) -> None:
+    """IDEMPOTENCY_HOURS (settings.py): the beat's purge deletes older answers, keeps the rest;
+    a retry with a purged key is a new request, and the game has moved on."""
+    game_id, clients = table("valenciano", players=2)
+    seat, actions, version = on_turn(game_id)
+    first = (seat, actions[0], version)
+    assert clients[seat].act(game_id, actions[0], version, key="old").status_code == 201
+    seat, actions, version = on_turn(game_id)
+    assert clients[seat].act(game_id, actions[0], version, key="new").status_code == 201
+    hours = settings.IDEMPOTENCY_HOURS
+    IdempotencyRecord.objects.filter(key="old").update(
+        created_at=timezone.now() - timedelta(hours=hours, seconds=1)
+    )
+
+    assert purge_idempotency_records.apply().get() == 1  # the task, run here
+
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
+    seat, action, version = first
+    assert_problem(clients[seat].act(game_id, action, version, key="old"), 409, "stale_version")

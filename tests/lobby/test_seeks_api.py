@@ -11,6 +11,7 @@ from games.models import Game, Seat
 from lobby import seeks
 from lobby.models import QueueEntry, Seek
 from players.models import Rating
+from streams.models import PlayerNotice
 
 SEEK = {"preset": "valenciano", "players": 2, "turn_seconds": 60, "rated": True}
 
@@ -163,3 +164,22 @@ def test_blocked_players_are_never_paired(make_client):
     ana.post("/api/seeks", SEEK)
     assert pep.post("/api/seeks", SEEK).json()["status"] == "open"
     assert seeks.sweep(now=timezone.now() + timedelta(minutes=5))["games"] == 0
+
+
+def test_a_player_at_his_open_games_cap_is_still_paired(make_client, settings):
+    settings.OPEN_GAMES_PER_PLAYER = 1
+    ana, pep = make_client(), make_client()
+    assert ana.post("/api/games", {"preset": "valenciano"}).status_code == 201  # his one open game
+    ana.post("/api/seeks", SEEK)
+    # A paired table starts full at once: it never waits open, so the cap is not his concern.
+    assert pep.post("/api/seeks", SEEK).json()["status"] == "matched"
+
+
+def test_a_match_found_is_told_on_both_players_streams(make_client):
+    ana, pep = make_client(), make_client()
+    ana.post("/api/seeks", SEEK)
+    game_id = pep.post("/api/seeks", SEEK).json()["game_id"]
+    for client in (ana, pep):
+        [notice] = PlayerNotice.objects.filter(player=client.player, kind="match_found")
+        assert notice.data["game_id"] == game_id
+        assert sorted(notice.data["seats"]) == sorted([ana.player.pk, pep.player.pk])

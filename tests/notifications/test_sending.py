@@ -8,10 +8,12 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import pytest
 from django.db import connections
+from django.utils import timezone
 
 from notifications import sending
 from notifications.models import Attempt, Delivery, Kind, Subscription
@@ -216,3 +218,23 @@ def test_unsubscribe_during_an_attempt_answers_at_once_and_the_attempt_is_droppe
     assert waited < 1.5  # it did not wait for the receiver
     assert results == [None]  # nothing left to record
     assert not Delivery.objects.exists() and not Attempt.objects.exists()
+
+
+def test_attempt_and_retry_times_count_from_the_start_not_from_how_long_it_took(
+    table, settings, slow_receiver
+) -> None:
+    """A receiver that never answers holds the attempt WEBHOOK_TIMEOUT_SECONDS: neither the
+    attempt's time nor the retry's may show it (they would time the subscriber's network)."""
+    settings.WEBHOOK_TIMEOUT_SECONDS = 1.0
+    settings.WEBHOOK_RETRY_DELAYS = [60.0]
+    delivery = _one_delivery(table, None, url=slow_receiver["url"])
+    before = timezone.now()
+
+    sending.send(str(delivery.pk))
+
+    row = delivery.client.get(DELIVERIES).json()["results"][0]
+    [attempt] = row["attempts"]
+    at = datetime.fromisoformat(attempt["at"])
+    retry = datetime.fromisoformat(row["next_attempt_at"])
+    assert (at - before).total_seconds() < 0.5  # the attempt itself took a second
+    assert 60.0 <= (retry - at).total_seconds() <= 66.0 + 0.5  # the delay and its jitter only

@@ -1,8 +1,9 @@
 """Two real ASGI server processes (granian) on the test database and the real Redis, with a
 channel prefix of this run's own: no other worktree's or run's notification reaches them.
 
-The servers are started once a module; the tests commit their rows (transactional database), so
-the servers' own connections see them. Set STREAMS_REDIS_URL to point them elsewhere.
+The servers are started once a run (by the first test that needs them); the tests commit their
+rows (transactional database), so the servers' own connections see them. STREAMS_REDIS_URL points
+them at another Redis.
 """
 
 from __future__ import annotations
@@ -26,9 +27,15 @@ REDIS_URL = os.environ.get("STREAMS_REDIS_URL", "redis://127.0.0.1:6379/11")
 PREFIX = f"test-{uuid.uuid4().hex[:12]}"
 ORIGIN = "http://app.example.test"
 PER_PLAYER = 4
+#: The longer tests run with TRUC_STREAM_PROFILE=thorough (README, testing): the default run keeps
+#: one test of each promise.
+thorough = pytest.mark.skipif(
+    os.environ.get("TRUC_STREAM_PROFILE") != "thorough",
+    reason="set TRUC_STREAM_PROFILE=thorough",
+)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def servers_pair(
     django_db_setup: None, django_db_blocker: Any, tmp_path_factory: Any
 ) -> Iterator[tuple[servers.Server, servers.Server]]:

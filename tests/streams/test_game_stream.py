@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.games.conftest import Client
-from tests.streams.conftest import ORIGIN, PER_PLAYER, PREFIX, call
+from tests.streams.conftest import ORIGIN, PER_PLAYER, PREFIX, call, thorough
 from tests.streams.sse_client import Stream, open_stream
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -106,6 +106,7 @@ def test_a_lost_notification_only_waits_for_the_next_check(servers_pair, table, 
     assert event.id == 3
 
 
+@thorough
 def test_idle_stream_sends_heartbeats(servers_pair, table) -> None:
     _, other = servers_pair
     game_id, clients = table("valenciano", players=2)

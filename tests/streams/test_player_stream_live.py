@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 
 from streams import notices
-from tests.streams.conftest import call
+from tests.streams.conftest import call, thorough
 from tests.streams.sse_client import open_stream
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -24,7 +24,7 @@ def test_player_stream_follows_his_games_and_resumes(servers_pair, make_client) 
     assert status == 200
     joined = stream.until(lambda m: m.event == notices.PLAYER_JOINED)
     started = stream.until(lambda m: m.event == notices.GAME_STARTED)
-    assert joined.data["data"]["player"]["id"] == berta.player.pk
+    assert joined.data["data"]["player_id"] == berta.player.pk
     assert started.data["data"]["game_id"] == game["id"]
     with transaction.atomic():  # what the lobby does, from any process
         notices.notify_player(ana.player.pk, "match_found", {"game_id": game["id"]})
@@ -38,6 +38,7 @@ def test_player_stream_follows_his_games_and_resumes(servers_pair, make_client) 
     assert (first.event, first.id) == ("match_found", 3)
 
 
+@thorough
 def test_player_stream_tells_the_turn_a_move_hands_over(servers_pair, table) -> None:
     one, other = servers_pair
     game_id, clients = table("valenciano", players=2)

@@ -1,0 +1,497 @@
+"""Benchmark of the live streams: thousands of open SSE streams on one ASGI process.
+
+    .venv/bin/python bench/streams.py [--levels 1000,5000] [--rate 100] [--seconds 30]
+        [--idle-seconds 35] [--rest-seconds 20] [--rest-clients 8] [--redis redis://...]
+
+Run by hand, never as a test. It needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``) and
+Redis (``--redis``, a database of its own; the channel prefix is this run's own). Each run:
+
+1. drops and recreates the database ``truc_i14_bench_streams`` (``--db``), migrates, makes
+   players and tokens;
+2. starts the production shape of docker-compose.yml on loopback ports: the REST API on granian
+   WSGI (2 processes x 2 threads) and the streams on granian ASGI (ONE process: every stream of
+   a level on that one process), both publishing/subscribing through Redis pub/sub;
+3. creates, through the API, one 2-player match per ``--per-game`` streams of the largest level,
+   measures REST action throughput with no stream open (``--rest-clients`` closed-loop clients
+   playing the matches as fast as they can, ``--rest-seconds``);
+4. for each level N: opens N streams, ``--per-game`` a match (its two seats, each with its own
+   token and projection, and spectators of the public game), then measures
+   - memory: the streams process's RSS before and after, per open stream;
+   - idle CPU: the streams process's CPU (and PostgreSQL's, for the checks) over
+     ``--idle-seconds`` with every stream open and nothing happening (heartbeats and checks);
+   - delivery: ``--rate`` actions/s paced over the N/2 matches for ``--seconds``, each event's
+     arrival on each of its match's streams against the action's POST: from the answer (the commit
+     happened before it: a latency no larger than the one from the commit) and from the request
+     (no smaller than it); p50/p99, and whether every stream got every event once;
+   - REST throughput with the N streams open (the same closed loop as step 3);
+5. closes the streams, measures REST throughput without streams again (the machine drifts: the
+   two "without" runs bracket the "with" ones), stops the servers.
+
+See bench/README.md, "Streams", for the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from http_load import (
+    LONG_MATCH,
+    Http,
+    Match,
+    Player,
+    Stats,
+    _children,
+    _postgres_backends,
+    _proc_cpu,
+    free_port,
+    migrate_and_make_tokens,
+    recreate_database,
+    server_env,
+    start_server,
+    stop_server,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_STREAMS, TARGET_P99_MS, TARGET_REST_RATIO = 5000, 100.0, 0.80
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def rss(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+
+
+def worker_of(pid: int) -> int:
+    """granian runs the app in a child process: that is the one holding the streams."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        children = _children(pid)
+        if children:
+            return children[0]
+        time.sleep(0.2)
+    raise SystemExit("the streams server has no worker process")
+
+
+# --- the stream clients: asyncio, one socket each ----------------------------------------------
+
+
+@dataclass
+class Delivery:
+    game: str
+    seq: int
+    at: float  # perf_counter
+
+
+@dataclass
+class Streams:
+    port: int
+    deliveries: list[Delivery] = field(default_factory=list)
+    heartbeats: int = 0
+    opened: int = 0
+    failed: list[str] = field(default_factory=list)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    record: bool = False
+
+    async def open(self, game: str, token: str, after: int) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=2**20)
+        writer.write(
+            (
+                f"GET /api/games/{game}/stream?after={after} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Token {token}\r\nAccept: text/event-stream\r\n\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        status = await reader.readline()
+        if b" 200 " not in status:
+            self.failed.append(status.decode(errors="replace").strip())
+            writer.close()
+            return
+        while await reader.readline() not in (b"\r\n", b""):
+            pass
+        self.opened += 1
+        self.tasks.append(asyncio.create_task(self._read(game, reader, writer)))
+
+    async def _read(self, game: str, reader: Any, writer: Any) -> None:
+        """Chunked transfer coding around the SSE text; each message's id (the seq) is recorded."""
+        buffer = b""
+        try:
+            while True:
+                size = int((await reader.readline()).split(b";")[0] or b"0", 16)
+                if size == 0:
+                    return
+                buffer += (await reader.readexactly(size + 2))[:-2]  # the chunk's CRLF
+                *messages, buffer = buffer.split(b"\n\n")
+                now = time.perf_counter()
+                for message in messages:
+                    if message.startswith(b": heartbeat"):
+                        self.heartbeats += 1
+                    elif message.startswith(b"id: ") and self.record:
+                        seq = int(message[4 : message.index(b"\n")])
+                        self.deliveries.append(Delivery(game, seq, now))
+        except (asyncio.CancelledError, ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.tasks.clear()
+        self.opened = 0
+
+
+class Readers:
+    """The stream clients in a process of their own (spawned), on one asyncio loop: the movers'
+    threads and their GIL must not delay the reading, or the reader's lag would be measured as
+    the server's. ``perf_counter`` is the system's monotonic clock, the same in both processes."""
+
+    def __init__(self, port: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipe, child = context.Pipe()
+        self.process = context.Process(target=_readers_main, args=(child, port), daemon=True)
+        self.process.start()
+
+    def ask(self, *command: Any) -> Any:
+        self.pipe.send(command)
+        return self.pipe.recv()
+
+    def stop(self) -> None:
+        self.ask("quit")
+        self.process.join(10)
+
+
+def _readers_main(pipe: Any, port: int) -> None:
+    asyncio.run(_serve(pipe, port))
+
+
+async def _serve(pipe: Any, port: int) -> None:
+    loop = asyncio.get_running_loop()
+    streams = Streams(port)
+    while True:
+        command, *args = await loop.run_in_executor(None, pipe.recv)
+        if command == "open":
+            streams.failed.clear()
+            await open_all(streams, args[0], parallel=100)
+            answer: Any = (streams.opened, list(streams.failed[:3]), len(streams.failed))
+        elif command == "heartbeats":
+            answer = streams.heartbeats
+        elif command == "record":
+            streams.record, streams.deliveries = args[0], streams.deliveries if args[0] else []
+            answer = None
+        elif command == "deliveries":
+            answer = [(d.game, d.seq, d.at) for d in streams.deliveries]
+            streams.deliveries = []
+        elif command == "close":
+            await streams.close()
+            answer = None
+        else:
+            pipe.send(None)
+            return
+        pipe.send(answer)
+
+
+async def open_all(streams: Streams, targets: list[tuple[str, str, int]], parallel: int) -> None:
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(game: str, token: str, after: int) -> None:
+        async with gate:
+            try:
+                await streams.open(game, token, after)
+            except OSError as error:
+                streams.failed.append(repr(error))
+
+    await asyncio.gather(*(one(*target) for target in targets))
+
+
+# --- the moves ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Posted:
+    game: str
+    seqs: range
+    sent: float  # perf_counter before the request
+    answered: float  # after the answer
+
+
+def paced_moves(
+    port: int, matches: list[Match], rate: float, seconds: float, clients: int, seed: int
+) -> tuple[list[Posted], Stats]:
+    """``rate`` actions/s in all, over ``matches``, by ``clients`` threads each pacing its share."""
+    posted: list[Posted] = []
+    stats = Stats()
+    stop_at = time.perf_counter() + seconds
+    share = [matches[i::clients] for i in range(clients)]
+
+    def client(index: int) -> None:
+        http = Http(port)
+        player = Player(http, ("", ""), random.Random(f"{seed}:{index}"), stats)
+        interval = clients / rate
+        next_at = time.perf_counter() + random.Random(index).random() * interval
+        games = [m for m in share[index] if not m.over]
+        turn = 0
+        while games and time.perf_counter() < stop_at:
+            pause = next_at - time.perf_counter()
+            if pause > 0:
+                time.sleep(pause)
+            next_at += interval
+            match = games[turn % len(games)]
+            turn += 1
+            before = match.version
+            sent = time.perf_counter()
+            player.step(match)
+            if match.version > before:
+                posted.append(Posted(match.id, range(before + 1, match.version + 1), sent,
+                                     time.perf_counter()))  # fmt: skip
+            games = [m for m in games if not m.over]
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return posted, stats
+
+
+def closed_loop(
+    port: int, matches: list[Match], seconds: float, clients: int, server: list[int]
+) -> dict[str, float]:
+    """REST action throughput: ``clients`` threads acting as fast as they can; and the REST
+    server's CPU per action (what a busy shared machine changes least)."""
+    stats = Stats()
+    stop_at = time.perf_counter() + seconds
+    share = [matches[i::clients] for i in range(clients)]
+    counts = [0] * clients
+
+    def client(index: int) -> None:
+        player = Player(Http(port), ("", ""), random.Random(index), stats)
+        games = [m for m in share[index] if not m.over]
+        turn = 0
+        while games and time.perf_counter() < stop_at:
+            match = games[turn % len(games)]
+            turn += 1
+            before = match.version
+            player.step(match)
+            counts[index] += match.version > before
+            games = [m for m in games if not m.over]
+
+    started, cpu = time.perf_counter(), cpu_of(server)
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - started
+    actions = max(1, sum(counts))
+    return {
+        "actions/s": sum(counts) / wall,
+        "cpu ms/action": (cpu_of(server) - cpu) * 1000 / actions,
+        "errors": len(stats.errors),
+    }
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+
+def cpu_of(pids: list[int]) -> float:
+    return sum(_proc_cpu(pid) for pid in pids)
+
+
+def latencies(posted: list[Posted], deliveries: list[Delivery], per_game: int) -> dict[str, Any]:
+    sent = {(p.game, seq): p for p in posted for seq in p.seqs}
+    arrived: dict[tuple[str, int], list[float]] = defaultdict(list)
+    for delivery in deliveries:
+        arrived[(delivery.game, delivery.seq)].append(delivery.at)
+    after_answer, after_request, missing, repeated = [], [], 0, 0
+    for key, post in sent.items():
+        times = arrived.get(key, [])
+        missing += max(0, per_game - len(times))
+        repeated += max(0, len(times) - per_game)
+        after_answer += [max(0.0, at - post.answered) * 1000 for at in times]
+        after_request += [(at - post.sent) * 1000 for at in times]
+
+    def pct(values: list[float], q: float) -> float:
+        return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else float("nan")
+
+    return {
+        "events": len(sent),
+        "deliveries": len(after_answer),
+        "missing": missing,
+        "repeated": repeated,
+        "p50 after answer ms": pct(after_answer, 50),
+        "p99 after answer ms": pct(after_answer, 99),
+        "p50 after request ms": pct(after_request, 50),
+        "p99 after request ms": pct(after_request, 99),
+    }
+
+
+def rest_line(result: dict[str, float]) -> str:
+    return (
+        f"{result['actions/s']:.0f} actions/s, REST server {result['cpu ms/action']:.1f} ms CPU"
+        f" an action ({result['errors']:.0f} errors)"
+    )
+
+
+def git_describe() -> str:
+    found = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True
+    )
+    return found.stdout.strip()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="1000,5000", help="open streams, comma-separated")
+    parser.add_argument("--rate", type=float, default=100.0, help="actions/s while measuring")
+    parser.add_argument("--seconds", type=float, default=30.0, help="paced moves a level")
+    parser.add_argument("--idle-seconds", type=float, default=35.0)
+    parser.add_argument("--rest-seconds", type=float, default=20.0)
+    parser.add_argument("--rest-clients", type=int, default=8)
+    parser.add_argument("--movers", type=int, default=8, help="threads pacing the moves")
+    parser.add_argument(
+        "--per-game", type=int, default=20, help="streams a match: its 2 seats + spectators"
+    )
+    parser.add_argument("--db", default="truc_i14_bench_streams", help="dropped and recreated")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/11")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    levels = [int(n) for n in args.levels.split(",") if n.strip()]
+    per_game = args.per_game
+    pairs = max(levels) // per_game
+
+    print(f"# bench/streams.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')} code {git_describe()}")
+    print(f"# uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
+    print(f"# {os.cpu_count()} cores, Python {sys.version.split()[0]}; levels {levels}")
+    database_url = f"postgres://postgres@127.0.0.1:5432/{args.db}"
+    recreate_database(args.db)
+    env = server_env(database_url)
+    env |= {
+        "STREAMS_REDIS_URL": args.redis,
+        "STREAMS_CHANNEL_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
+        "STREAMS_PER_PLAYER": str(max(levels)),
+        "STREAMS_PER_PROCESS": str(2 * max(levels)),
+        "LOG_LEVEL": "WARNING",
+    }
+    tokens = migrate_and_make_tokens(env, 2 * pairs + per_game - 2)
+    spectators = tokens[2 * pairs :]
+    rest_port, streams_port = free_port(), free_port()
+    granian = str(Path(sys.executable).parent / "granian")
+    logs = [
+        tempfile.NamedTemporaryFile("w", prefix=f"streams-{name}-", suffix=".log", delete=False)  # noqa: SIM115
+        for name in ("rest", "asgi")
+    ]
+    rest = start_server(
+        [granian, "--interface", "wsgi", "--workers", "2", "--blocking-threads", "2",
+         "--host", "127.0.0.1", "--port", str(rest_port), "truc_api.wsgi:application"],
+        env, rest_port, logs[0],
+    )  # fmt: skip
+    asgi = start_server(
+        [granian, "--interface", "asgi", "--workers", "1", "--no-ws", "--backlog", "4096",
+         "--host", "127.0.0.1", "--port", str(streams_port), "truc_api.asgi:application"],
+        env, streams_port, logs[1],
+    )  # fmt: skip
+    worker = worker_of(asgi.pid)
+    rest_workers = _children(rest.pid)
+    print(f"# REST granian wsgi pid {rest.pid}, streams granian asgi worker pid {worker}")
+    readers = Readers(streams_port)
+    try:
+        creator = Player(Http(rest_port), ("", ""), random.Random(args.seed), Stats())
+        matches = []
+        started = time.perf_counter()
+        for pair in range(pairs):
+            creator.tokens = (tokens[2 * pair], tokens[2 * pair + 1])
+            matches.append(creator.new_match(LONG_MATCH))
+        print(f"# {pairs} matches created in {time.perf_counter() - started:.0f} s")
+
+        def rest_run(pool: list[Match]) -> dict[str, float]:
+            return closed_loop(rest_port, pool, args.rest_seconds, args.rest_clients, rest_workers)
+
+        without = [rest_run(matches)]
+        print(f"REST without streams: {rest_line(without[0])}")
+        withs = []
+        for level in levels:
+            chosen = matches[: level // per_game]
+            targets = [
+                (m.id, token, m.version) for m in chosen for token in (*m.tokens, *spectators)
+            ]
+            before = rss(worker)
+            started = time.perf_counter()
+            opened, failed, refused = readers.ask("open", targets)
+            opened_in = time.perf_counter() - started
+            time.sleep(3)  # let them catch up
+            after = rss(worker)
+            print(
+                f"\n## {level} streams: {opened} open ({refused} refused"
+                f"{': ' + failed[0] if failed else ''}) in {opened_in:.0f} s;"
+                f" RSS {before / 2**20:.0f} -> {after / 2**20:.0f} MiB:"
+                f" {(after - before) / max(1, opened) / 1024:.1f} KiB a stream"
+            )
+            pg = _postgres_backends(args.db)
+            cpu_before, pg_before, beats = cpu_of([worker]), cpu_of(pg), readers.ask("heartbeats")
+            time.sleep(args.idle_seconds)
+            idle = (cpu_of([worker]) - cpu_before) / args.idle_seconds * 100
+            idle_pg = (cpu_of(_postgres_backends(args.db)) - pg_before) / args.idle_seconds * 100
+            print(
+                f"idle: streams process {idle:.1f} % of a core, PostgreSQL {idle_pg:.1f} %,"
+                f" {readers.ask('heartbeats') - beats} heartbeats in {args.idle_seconds:g} s"
+            )
+            readers.ask("record", True)
+            cpu_before = cpu_of([worker])
+            posted, stats = paced_moves(
+                rest_port, chosen, args.rate, args.seconds, args.movers, args.seed
+            )
+            time.sleep(2)  # the last deliveries
+            deliveries = [Delivery(*d) for d in readers.ask("deliveries")]
+            readers.ask("record", False)
+            spent = cpu_of([worker]) - cpu_before
+            busy = spent / (args.seconds + 2) * 100
+            found = latencies(posted, deliveries, per_game=per_game)
+            found["streams cpu ms/delivery"] = spent * 1000 / max(1, found["deliveries"])
+            rate = len(posted) / args.seconds
+            print(
+                f"delivery at {rate:.0f} actions/s ({len(stats.errors)} errors), streams process"
+                f" {busy:.0f} % of a core: "
+                + ", ".join(
+                    f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}" for k, v in found.items()
+                )
+            )
+            withs.append(rest_run(chosen))
+            print(f"REST with {level} streams open: {rest_line(withs[-1])}")
+            readers.ask("close")
+            time.sleep(2)
+        without.append(rest_run(matches))
+        print(f"\nREST without streams again: {rest_line(without[-1])}")
+        base = statistics.mean(w["actions/s"] for w in without)
+        for level, result in zip(levels, withs, strict=True):
+            cost = statistics.mean(w["cpu ms/action"] for w in without)
+            print(
+                f"REST with {level} streams / without (mean of both): throughput"
+                f" {result['actions/s'] / base:.0%} (target >= {TARGET_REST_RATIO:.0%}),"
+                f" CPU per action {result['cpu ms/action'] / cost:.0%} of without"
+            )
+        print(f"# uptime at the end: {os.getloadavg()}")
+    finally:
+        readers.stop()
+        stop_server(asgi)
+        stop_server(rest)
+        for log in logs:
+            log.close()
+
+
+if __name__ == "__main__":
+    main()
