@@ -40,10 +40,8 @@ class StrictSerializer(serializers.Serializer[Any]):
             for key in unknown
         }
         if isinstance(data, Mapping):
-            # A query string holds only strings: a number there is only malformed, as DRF says.
-            code = "invalid" if self.from_query else "invalid_type"
             errors |= {
-                name: [ErrorDetail(f"Expected {wanted}.", code=code)]
+                name: [ErrorDetail(f"Expected {wanted}.", code="invalid_type")]
                 for name, field in self.fields.items()
                 if name in data
                 and data[name] is not None
