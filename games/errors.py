@@ -6,6 +6,7 @@ from http import HTTPStatus
 from typing import Any
 
 from games.engine import REASONS, EngineError
+from games.engine.rules import REFUSED_TOGETHER
 from truc_api.problems import ApplicationError
 
 
@@ -133,6 +134,6 @@ def rules_error(error: EngineError) -> InvalidRequest:
     field = (
         "options" if option is None else "players" if option == "players" else f"options.{option}"
     )
-    if error.code == "buenas_above_target":
+    if error.code in REFUSED_TOGETHER:
         return RulesRefused(error, field)
     return InvalidRequest(error, field)

@@ -30,7 +30,6 @@ from lobby.errors import (
     ChallengeExpired,
     ChallengeNotFound,
     ChallengeRefused,
-    InvalidLobbyRequest,
     NotChallenged,
     PlayerBlocked,
 )
@@ -39,6 +38,7 @@ from lobby.models import Challenge, ChallengeSeat
 from notifications.models import Kind
 from players import selectors as players
 from players.models import Player
+from players.services import InvalidField
 
 logger = structlog.get_logger(__name__)
 
@@ -99,18 +99,18 @@ def _named_seats(challenger: Any, request: ChallengeRequest) -> dict[int, Any]:
     """Seat number -> player (None: open). Opponents take the odd seats, the partner seat 2."""
     opponents = list(request.opponents)
     if len(opponents) > request.players // 2:
-        raise InvalidLobbyRequest(
+        raise InvalidField(
             "opponents", "too_many", f"A table of {request.players} has {request.players // 2}."
         )
     if request.partner_id is not None and request.players != 4:
-        raise InvalidLobbyRequest("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
+        raise InvalidField("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
     ids = [*opponents, *([request.partner_id] if request.partner_id is not None else [])]
     if len(set(ids)) != len(ids) or challenger.pk in ids:
-        raise InvalidLobbyRequest("opponents", "repeated", "Each player takes one seat.")
+        raise InvalidField("opponents", "repeated", "Each player takes one seat.")
     found = {p.pk: p for p in get_user_model().objects.filter(pk__in=ids, is_active=True)}
     if len(found) != len(ids):
         field_name = "opponents" if set(opponents) - set(found) else "partner_id"
-        raise InvalidLobbyRequest(field_name, "no_such_player", "No such player.")
+        raise InvalidField(field_name, "no_such_player", "No such player.")
     seats: dict[int, Any] = dict.fromkeys(range(request.players))
     seats[0] = challenger
     for number, player_id in zip(range(1, request.players, 2), opponents, strict=False):

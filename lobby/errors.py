@@ -100,18 +100,3 @@ class TooManyMessages(ApplicationError):
         super().__init__(
             f"Wait {seconds} s before your next line.", headers={"Retry-After": seconds}
         )
-
-
-class InvalidLobbyRequest(ApplicationError):
-    """A request whose fields are each fine (the schema allows them) but do not go together, or
-    name no player: a 422 naming the field."""
-
-    code = "fields_refused"
-    status = HTTPStatus.UNPROCESSABLE_ENTITY
-    title = "The request's fields are each valid but cannot be carried out."
-
-    def __init__(self, field: str, code: str, message: str) -> None:
-        super().__init__(
-            "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": code, "message": message}]},
-        )

@@ -31,7 +31,6 @@ from games.errors import rules_error
 from lobby import notices, pairing, tables
 from lobby.errors import (
     AlreadySeeking,
-    InvalidLobbyRequest,
     PlayerBlocked,
     SeekClosed,
     SeekNotFound,
@@ -41,6 +40,7 @@ from lobby.models import QueueEntry, Seek
 from notifications.models import Kind
 from players import selectors as players
 from players.models import rating_pool
+from players.services import InvalidField
 
 logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()
@@ -93,14 +93,14 @@ def _insert(player: Any, request: SeekRequest) -> Seek:
         raise rules_error(error) from None
     partner = _partner(player, request)
     if request.bot_after is not None and request.rated:
-        raise InvalidLobbyRequest(
+        raise InvalidField(
             "bot_after",
             "rated_seek",
             "Bots fill only unrated seeks: a game with a bot is not rated.",
         )
     low, high = request.rating_min, request.rating_max
     if low is not None and high is not None and low > high:
-        raise InvalidLobbyRequest("rating_min", "empty_range", "rating_min is above rating_max.")
+        raise InvalidField("rating_min", "empty_range", "rating_min is above rating_max.")
     family, size = rating_pool(request.preset, request.players)
     now = timezone.now()
     seek = Seek(
@@ -135,15 +135,15 @@ def _partner(player: Any, request: SeekRequest) -> Any:
     if request.partner_id is None:
         return None
     if request.players != 4:
-        raise InvalidLobbyRequest("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
+        raise InvalidField("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
     partner = get_user_model().objects.filter(pk=request.partner_id, is_active=True).first()
     if partner is None or partner.pk == player.pk:
-        raise InvalidLobbyRequest("partner_id", "no_such_player", "No such player to partner.")
+        raise InvalidField("partner_id", "no_such_player", "No such player to partner.")
     blocks = players.blocks_among([player.pk, partner.pk])
     if (player.pk, partner.pk) in blocks:
         raise PlayerBlocked()
     if (partner.pk, player.pk) in blocks:
-        raise InvalidLobbyRequest("partner_id", "no_such_player", "No such player to partner.")
+        raise InvalidField("partner_id", "no_such_player", "No such player to partner.")
     return partner
 
 
@@ -187,8 +187,10 @@ def _locked(seek_id: Any, player: Any) -> Seek:
     return seek
 
 
-def _close(seeks: Sequence[Seek], status: str, game: Any = None) -> None:
-    now = timezone.now()
+def _close(
+    seeks: Sequence[Seek], status: str, game: Any = None, at: datetime | None = None
+) -> None:
+    now = at or timezone.now()
     for seek in seeks:
         seek.status, seek.ended_at, seek.game = status, now, game
     Seek.objects.bulk_update(seeks, ["status", "ended_at", "game"])
@@ -228,6 +230,9 @@ def _claim(table: list[Seek], now: datetime) -> int:
     (nothing done) when one of them was taken, cancelled or blocked meanwhile: a later pass
     sees what is left. The seeks change status only here, under these locks."""
     with transaction.atomic():
+        # The claim's own moment, not the pass's: a pass may take a while, and a seek that
+        # expired meanwhile is no longer there to claim.
+        now = max(now, timezone.now())
         locked = list(
             Seek.objects.select_for_update(skip_locked=True)
             .filter(pk__in=[seek.pk for seek in table], status=Seek.Status.OPEN)
@@ -274,7 +279,7 @@ def _start(seeks: list[Seek], now: datetime) -> None:
         turn_seconds=first.turn_seconds,
         rated=first.rated,
     )
-    _close(seeks, Seek.Status.MATCHED, game)
+    _close(seeks, Seek.Status.MATCHED, game, at=now)
     notices.tell(seats, Kind.MATCH_FOUND, game_id=game.pk, seats=list(seats))
     logger.info("lobby.paired", game_id=str(game.pk), seeks=[str(seek.pk) for seek in seeks])
 

@@ -74,20 +74,28 @@ class Session:
     expiry: datetime
 
 
-class WrongPassword(ApplicationError):
+class InvalidField(ApplicationError):
+    """One field a service finds at fault, a value the schema allows (the serializer could not
+    tell): a 422 naming it, in the shape of DRF's own field errors. A 400 is for what the schema
+    refuses (games/contract.py)."""
+
+    code = "fields_refused"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "The request's fields are each valid but cannot be carried out."
+
+    def __init__(self, field: str, code: str, message: str) -> None:
+        super().__init__(
+            "The request has invalid fields.",
+            extra={"errors": [{"field": field, "code": code, "message": message}]},
+        )
+
+
+class WrongPassword(InvalidField):
     """The password the request confirms itself with is not the account's: a 400 on that field
     (a 401 would tell the client its token is bad, and it is not)."""
 
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
-
     def __init__(self, field: str) -> None:
-        message = "This is not your current password."
-        super().__init__(
-            "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": "wrong_password", "message": message}]},
-        )
+        super().__init__(field, "wrong_password", "This is not your current password.")
 
 
 BOT_PREFIX = "bot-"
@@ -228,19 +236,9 @@ def unblock(player: Player, blocked_id: int) -> None:
     Block.objects.filter(blocker=player, blocked_id=blocked_id).delete()
 
 
-class NoSuchPlayer(ApplicationError):
-    """A player id the schema allows that names nobody (or the caller): a 422."""
-
-    code = "no_such_player"
-    status = HTTPStatus.UNPROCESSABLE_ENTITY
-    title = "No such player."
-
+class NoSuchPlayer(InvalidField):
     def __init__(self, field: str) -> None:
-        message = "No such player (or yourself)."
-        super().__init__(
-            "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": "no_such_player", "message": message}]},
-        )
+        super().__init__(field, "no_such_player", "No such player (or yourself).")
 
 
 # --- Ratings -------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
+from games.api.docs import answer
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -28,6 +29,7 @@ from lobby.api.serializers import (
 )
 from lobby.lookups import by_id
 from lobby.models import Seek
+from players.services import InvalidField
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
     RETRY_AFTER,
@@ -160,11 +162,13 @@ class SeeksView(APIView):
             **_errors(
                 _BAD_OPTION,
                 UNKNOWN_FIELD,
-                invalid_request_example(
+                answer(
                     "Bots for a rated seek",
-                    "bot_after",
-                    "rated_seek",
-                    "Bots fill only unrated seeks: a game with a bot is not rated.",
+                    InvalidField(
+                        "bot_after",
+                        "rated_seek",
+                        "Bots fill only unrated seeks: a game with a bot is not rated.",
+                    ),
                 ),
                 error_example("Already seeking", lobby_errors.AlreadySeeking),
                 error_example("Partner blocked", lobby_errors.PlayerBlocked),
@@ -279,8 +283,8 @@ class ChallengesView(APIView):
             **_errors(
                 _BAD_OPTION,
                 UNKNOWN_FIELD,
-                invalid_request_example(
-                    "No such player", "opponents", "no_such_player", "No such player."
+                answer(
+                    "No such player", InvalidField("opponents", "no_such_player", "No such player.")
                 ),
                 error_example("Refused", lobby_errors.ChallengeRefused),
                 error_example("You block him", lobby_errors.PlayerBlocked),

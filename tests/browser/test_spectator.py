@@ -140,6 +140,10 @@ def test_a_spectators_page_shows_no_hidden_card(browsers, live_url) -> None:
     ]
     assert deals and all(hands is None for e in deals for hands in e["data"]["hands"])
 
+    # The turn clock counts down to the deadline (the players are thinking).
+    first = snapshot(watcher)["clock"]
+    wait_for(lambda: snapshot(watcher)["clock"] < first, timeout=5, what="the clock to tick")
+
     # The phone-sized page fits the screen: nothing to scroll sideways.
     width = watcher.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], width
