@@ -11,6 +11,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiCallback, OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 
+from games import engine
 from games.api.docs import answer, page_refusal, refusal
 from notifications import errors
 from notifications.addresses import AddressRefused
@@ -95,6 +96,21 @@ SUBSCRIBE_EXAMPLES = [
 ]
 
 _GAME_ID = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
+
+
+def _state_after_a_card() -> dict[str, Any]:
+    """Seat 1's view once seat 0 has led the 4 of bastos: made by the engine, so it has every
+    field the view has (``engine.view_for``, as the payload's)."""
+    state = engine.start(engine.start_match(engine.PRESETS["valenciano"]))
+    state = engine.evolve(state, engine.deal_hands(state, [["4B", "5O", "6C"], ["1E", "7O", "3C"]]))
+    for event in engine.decide(state, 0, engine.play("4B")):
+        state = engine.evolve(state, event)
+    view = engine.view_for(state, 1)
+    for key in ("rules", "version", "seat"):  # the payload's own fields say these
+        del view[key]
+    return view
+
+
 _YOUR_TURN = {
     "type": "your_turn",
     "timestamp": "2025-05-01T18:30:02.118000+00:00",
@@ -113,41 +129,7 @@ _YOUR_TURN = {
                 "data": {"seat": 0, "card": "4B"},
             }
         ],
-        "state": {
-            "side": 1,
-            "scores": [0, 0],
-            "camas": [0, 0],
-            "match_over": False,
-            "match_winner": None,
-            "end_reason": None,
-            "turn": 1,
-            "hand": {
-                "number": 1,
-                "dealer": 1,
-                "mano": 0,
-                "over": False,
-                "my_cards": ["1E", "7O", "3C"],
-                "my_envido": 7,
-                "cards_left": [2, 3],
-                "bazas": [],
-                "baza": [{"seat": 0, "card": "4B"}],
-                "baza_results": [],
-                "folded": [],
-                "envido_phase": False,
-                "pending_call": None,
-                "truco": {"level": 1, "holder": None},
-                "envido": {"calls": [], "winner": None, "value": None, "points": None},
-            },
-            "legal_actions": [
-                {"type": "play", "card": "1E"},
-                {"type": "play", "card": "7O"},
-                {"type": "play", "card": "3C"},
-                {"type": "truco"},
-                {"type": "envido"},
-                {"type": "falta_envido"},
-                {"type": "mazo"},
-            ],
-        },
+        "state": _state_after_a_card(),
     },
 }
 WEBHOOK_DESCRIPTION = """\
