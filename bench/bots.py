@@ -1,18 +1,20 @@
 """Benchmark of the bots: seeded bot-vs-bot matches, win rates with 95 % confidence intervals.
 
-    python bench/bots.py [--pairs strong:basic,basic:random] [--presets P,...] [--players 2,4]
-                         [--matches N] [--seed S] [--jobs J] [--samples K]
-                         [--opponents auto|basic|random] [--no-infer]
+    python bench/bots.py [--pairs strong:basic,basic:random | --pool] [--presets P,...]
+                         [--players 2,4] [--matches N] [--seed S] [--jobs J] [--by-preset]
 
-For each pair ``A:B``, preset and table size it plays N whole matches (``games.bots.play_match``):
-side 0 (seats 0 and 2) is A in even matches and B in odd ones, so A and B take turns at being
-the first mano. Deals are shuffled from a seed per match, so a run is reproducible. It reports
-A's share of matches won with its Wilson 95 % interval, the hands per match, and the time A's
+For each pair ``A:B`` and table size it plays N whole matches (``games.bots.play_match``), the
+presets taken in turn (match ``i`` under preset ``i mod len(presets)``); side 0 is A in even
+matches and B in odd ones, so A and B take turns at being the first mano, and with 4 players both
+partners of a side are the same bot. A and B are levels of the API (``random``, ``basic``,
+``strong``) or styles of ``games/bots/styles.py`` (``cautious``, ``aggressive``, ``bluffer``,
+``accepts``); ``--pool`` is ``strong`` against each of ``POOL``. Deals are shuffled from a seed
+per match, so a run is reproducible. It reports A's share of matches won with its Wilson 95 %
+interval, the hands per match, A's net envido and truco points per match (points A's side scored
+minus points B's side scored, from the matches' ``hand_ended`` events), and the time A's
 decisions take (those with a choice: one legal action costs nothing): the mean and p95 of the
-wall-clock time and of the CPU time (the machines are shared: CPU time is the steadier figure).
-``--samples``, ``--opponents`` and ``--no-infer`` set ``strong``'s deals a decision, its model of
-the other side and whether it reads their actions (games/bots/strong.py). ``--jobs`` plays
-matches in that many processes.
+CPU time (the machine is shared: CPU time is the steadier figure) and the p95 of the wall time.
+``--jobs`` plays matches in that many processes. ``--by-preset`` adds a row per preset.
 See bench/README.md, section "Bots", for the figures and the targets.
 """
 
@@ -33,15 +35,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import bots  # noqa: E402
 from games import engine as E  # noqa: E402
-from games.bots import strong  # noqa: E402
+from games.bots import styles  # noqa: E402
+from games.engine.events import HandEnded  # noqa: E402
 
 PRESETS = ("valenciano", "argentino", "argentino_clasico")
+POOL = ("basic", "random", "cautious", "aggressive", "bluffer", "accepts")
 
 
 @dataclass
 class Result:
+    preset: str
     won: bool  # A won the match
     hands: int
+    envido: int = 0  # A's side's envido points minus B's
+    truco: int = 0
     wall_ms: list[float] = field(default_factory=list)  # A's decisions with a choice
     cpu_ms: list[float] = field(default_factory=list)
 
@@ -56,33 +63,19 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-@dataclass(frozen=True)
-class Budget:
-    """``strong``'s settings (see ``strong.choose``)."""
-
-    samples: int | None = None  # strong.SAMPLES by table size
-    opponents: str = "auto"
-    infer: bool = True
+def opponent(name: str) -> bots.Player:
+    """A level of the API or a style of ``games.bots.styles``."""
+    if name in styles.STYLES:
+        return lambda view, history, rng: styles.choose(name, view, rng)
+    return bots.player(name)
 
 
-def make_player(level: str, budget: Budget, result: Result | None) -> bots.Player:
-    def decide(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> E.Action:
-        if level == "strong":
-            return strong.choose(
-                view,
-                history,
-                rng,
-                budget.samples,
-                opponents=budget.opponents,
-                infer=budget.infer,
-            )
-        return bots.choose(level, view, history, rng)
-
-    def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> E.Action:
-        if result is None or len(view["legal_actions"]) < 2:
-            return decide(view, history, rng)
+def timed(player: bots.Player, result: Result) -> bots.Player:
+    def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> Any:
+        if len(view["legal_actions"]) < 2:
+            return player(view, history, rng)
         wall, cpu = time.perf_counter(), time.process_time()
-        action = decide(view, history, rng)
+        action = player(view, history, rng)
         result.wall_ms.append((time.perf_counter() - wall) * 1000)
         result.cpu_ms.append((time.process_time() - cpu) * 1000)
         return action
@@ -90,51 +83,67 @@ def make_player(level: str, budget: Budget, result: Result | None) -> bots.Playe
     return choose
 
 
-def play(job: tuple[str, str, str, int, int, int, Budget]) -> Result:
-    a, b, preset, players, seed, index, budget = job
+def play(job: tuple[str, str, str, int, int, int]) -> Result:
+    a, b, preset, players, seed, index = job
     rules = E.resolve_rules(preset, {"players": players})
     rng = random.Random(f"{seed}:{preset}:{players}:{index}")
     a_side = index % 2
-    result = Result(won=False, hands=0)
-    seats = [
-        make_player(a, budget, result) if seat % 2 == a_side else make_player(b, budget, None)
-        for seat in range(players)
-    ]
-    state, _ = bots.play_match(rules, seats, rng)
+    result = Result(preset, won=False, hands=0)
+    a_player, b_player = timed(opponent(a), result), opponent(b)
+    seats = [a_player if seat % 2 == a_side else b_player for seat in range(players)]
+    state, events = bots.play_match(rules, seats, rng)
     result.won = state.winner == a_side
     assert state.hand is not None
     result.hands = state.hand.number
+    for event in events:
+        if isinstance(event, HandEnded):
+            for kind, side, points in event.points:
+                signed = points if side == a_side else -points
+                if kind == "envido":
+                    result.envido += signed
+                elif kind == "truco":
+                    result.truco += signed
     return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", default="basic:random,strong:basic")
+    parser.add_argument("--pool", action="store_true", help="strong against each of POOL")
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--players", default="2")
-    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--matches", type=int, default=400)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--samples", type=int, default=None, help="strong's deals")
-    parser.add_argument("--opponents", choices=strong.OPPONENTS, default="auto", help="strong's")
-    parser.add_argument("--no-infer", action="store_true", help="strong reads no actions")
+    parser.add_argument("--by-preset", action="store_true")
     args = parser.parse_args()
-    print(
-        f"{'pair':<16} {'preset':<18} {'n':>2} {'matches':>7} {'A wins':>7} {'95% CI':>15} "
-        f"{'hands':>5} {'wall ms':>7} {'p95':>6} {'cpu ms':>6} {'p95':>6}"
+    pairs = (
+        [("strong", b) for b in POOL]
+        if args.pool
+        else [tuple(pair.split(":")) for pair in args.pairs.split(",")]
     )
-    budget = Budget(args.samples, args.opponents, not args.no_infer)
+    presets = args.presets.split(",")
+    print(
+        f"{'pair':<22} {'preset':<18} {'n':>2} {'matches':>7} {'A wins':>7} {'95% CI':>15} "
+        f"{'hands':>5} {'envido':>6} {'truco':>6} {'cpu ms':>6} {'p95':>6} {'wall p95':>8}"
+    )
     with Pool(args.jobs) as pool:
-        for pair in args.pairs.split(","):
-            a, b = pair.split(":")
-            for preset in args.presets.split(","):
-                for players in map(int, args.players.split(",")):
-                    jobs = [
-                        (a, b, preset, players, args.seed, index, budget)
-                        for index in range(args.matches)
-                    ]
-                    results = pool.map(play, jobs, chunksize=1)
-                    report(f"{a} v {b}", preset, players, results)
+        for players in map(int, args.players.split(",")):
+            for a, b in pairs:
+                jobs = [
+                    (a, b, presets[index % len(presets)], players, args.seed, index)
+                    for index in range(args.matches)
+                ]
+                results = pool.map(play, jobs, chunksize=4)
+                if args.by_preset and len(presets) > 1:
+                    for preset in presets:
+                        report(
+                            f"{a} v {b}",
+                            preset,
+                            players,
+                            [r for r in results if r.preset == preset],
+                        )
+                report(f"{a} v {b}", "all" if len(presets) > 1 else presets[0], players, results)
 
 
 def report(pair: str, preset: str, players: int, results: list[Result]) -> None:
@@ -144,9 +153,11 @@ def report(pair: str, preset: str, players: int, results: list[Result]) -> None:
     wall = [ms for result in results for ms in result.wall_ms]
     cpu = [ms for result in results for ms in result.cpu_ms]
     print(
-        f"{pair:<16} {preset:<18} {players:>2} {n:>7} {wins / n:>7.1%} "
+        f"{pair:<22} {preset:<18} {players:>2} {n:>7} {wins / n:>7.1%} "
         f"{f'[{low:.1%}, {high:.1%}]':>15} {statistics.mean(r.hands for r in results):>5.1f} "
-        f"{mean(wall):>7.2f} {p95(wall):>6.2f} {mean(cpu):>6.2f} {p95(cpu):>6.2f}",
+        f"{statistics.mean(r.envido for r in results):>+6.2f} "
+        f"{statistics.mean(r.truco for r in results):>+6.2f} "
+        f"{mean(cpu):>6.2f} {p95(cpu):>6.2f} {p95(wall):>8.2f}",
         flush=True,
     )
 

@@ -1,8 +1,9 @@
 """Benchmark of the referee: random full matches, and the cost of replaying them.
 
-    python bench/engine.py [--matches N] [--seed S] [--rounds R]
+    python bench/engine.py [--matches N] [--seed S] [--rounds R] [--plain]
 
-For each preset and table size it plays N random matches in this process, with the loop the server
+For each preset and table size (2, 4 and 6 players), and for the optional rules (``FEATURE_ROWS``:
+the flor, pica-pica), it plays N random matches in this process, with the loop the server
 runs for every request: ``legal_actions`` before every action, then ``decide``, then ``evolve`` of
 each event. It reports actions per second of CPU time (the best and the median of R rounds of N
 matches: the machines are shared and noisy), then replays each match of the first round from its
@@ -30,12 +31,20 @@ from games import engine as E  # noqa: E402
 WEIGHTS = {"play": 3.0, "mazo": 0.25}
 TARGET_ACTIONS_PER_SECOND = 10_000  # 2 players, one core
 TARGET_REPLAY_MS = 10.0  # a whole 2-player match
+#: The optional rules of RULES.md §5.3 and §9, as extra rows: (preset, players, options).
+FEATURE_ROWS: tuple[tuple[str, int, dict[str, bool]], ...] = (
+    ("argentino", 2, {"flor": True}),
+    ("argentino_clasico", 4, {"flor": True}),
+    ("argentino", 6, {"pica_pica": True}),
+    ("argentino_clasico", 6, {"flor": True, "pica_pica": True}),
+)
 
 
 @dataclass
 class Row:
     preset: str
     players: int
+    options: str  # the options beyond the preset, e.g. "flor"
     matches: int
     rates: list[float]  # actions per CPU second, one a round
     events_per_match: list[int]
@@ -106,9 +115,18 @@ def play_round(
     return played, actions / (time.process_time() - start)
 
 
-def bench(preset: str, players: int, matches: int, seed: int, rounds: int) -> Row:
-    rules = E.resolve_rules(preset, {"players": players})
-    rng = random.Random(f"{seed}:{preset}:{players}")
+def bench(
+    preset: str,
+    players: int,
+    matches: int,
+    seed: int,
+    rounds: int,
+    options: dict[str, bool] | None = None,
+) -> Row:
+    options = options or {}
+    rules = E.resolve_rules(preset, {"players": players, **options})
+    named = "+".join(name for name, on in options.items() if on)
+    rng = random.Random(f"{seed}:{preset}:{players}" + (f":{named}" if named else ""))
     played, rate = play_round(rules, rng, matches)
     rates = [rate] + [play_round(rules, rng, matches)[1] for _ in range(rounds - 1)]
     replays = [replay_ms(events) for events in played]
@@ -117,6 +135,7 @@ def bench(preset: str, players: int, matches: int, seed: int, rounds: int) -> Ro
     return Row(
         preset,
         players,
+        named or "-",
         matches,
         rates,
         [len(events) for events in played],
@@ -135,6 +154,7 @@ def p95(values: list[float]) -> float:
 COLUMNS = (
     ("preset", "", -18),
     ("players", "", 7),
+    ("options", "", 16),
     ("matches", "", 8),
     ("actions/s", "best / median", 18),
     ("events/match", "median (max)", 16),
@@ -162,6 +182,7 @@ def report(rows: list[Row]) -> None:
                 [
                     row.preset,
                     str(row.players),
+                    row.options,
                     str(row.matches),
                     f"{row.best_rate:,.0f} / {statistics.median(row.rates):,.0f}",
                     f"{statistics.median(row.events_per_match):.0f} ({max(row.events_per_match)})",
@@ -171,7 +192,7 @@ def report(rows: list[Row]) -> None:
                 ]
             )
         )
-    two = [row for row in rows if row.players == 2]
+    two = [row for row in rows if row.players == 2 and row.options == "-"]
     slowest = min(statistics.median(row.rates) for row in two)
     longest = max(two, key=lambda row: row.longest_events)
     print()
@@ -191,6 +212,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=200, help="matches per preset and size")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random players")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of matches per row")
+    parser.add_argument(
+        "--plain", action="store_true", help="no rows for the optional rules (flor, pica-pica)"
+    )
     args = parser.parse_args(argv)
     print(
         f"Python {sys.version.split()[0]}, matches per row: {args.rounds} rounds x {args.matches}, "
@@ -199,8 +223,13 @@ def main(argv: list[str] | None = None) -> None:
     rows = [
         bench(preset, players, args.matches, args.seed, args.rounds)
         for preset in E.PRESETS
-        for players in (2, 4)
+        for players in (2, 4, 6)
     ]
+    if not args.plain:
+        rows += [
+            bench(preset, players, args.matches, args.seed, args.rounds, options)
+            for preset, players, options in FEATURE_ROWS
+        ]
     report(rows)
 
 

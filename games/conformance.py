@@ -17,11 +17,11 @@ from games.engine.cards import is_card
 
 _CASE_KEYS = {
     *("id", "about", "ruleset", "options", "players", "scores", "camas"),
-    *("hands", "actions", "expect", "envido_of"),
+    *("hands", "actions", "expect", "envido_of", "flor_of", "hand_kind"),
 }
 _EXPECT_KEYS = {
     *("scores", "hand_over", "camas", "match_winner", "baza_results"),
-    *("envido_winner", "turn", "legal", "envido"),
+    *("envido_winner", "flor_winner", "duel", "turn", "legal", "envido", "flor"),
 }
 
 
@@ -80,6 +80,8 @@ def run_case(case: Any) -> str | None:
     rules = engine.resolve_rules(_required(case, "ruleset", str), options)
     if "envido_of" in case:
         return _compare({"envido": engine.envido_of(_cards(case["envido_of"]))}, case["expect"])
+    if "flor_of" in case:
+        return _compare({"flor": engine.flor_of(_cards(case["flor_of"]))}, case["expect"])
     state = _dealt_state(rules, case)
     failures = []
     for step, raw in enumerate(_required(case, "actions", list), start=1):
@@ -94,8 +96,11 @@ def run_case(case: Any) -> str | None:
 def _dealt_state(rules: engine.Rules, case: Mapping[str, Any]) -> State:
     state = engine.replay([engine.start_match(rules)])
     state = replace(state, scores=_pair(case, "scores"), camas=_pair(case, "camas"))
-    hands = _required(case, "hands", list)
-    return engine.evolve(state, engine.deal_hands(state, [_cards(hand) for hand in hands]))
+    hands = [_cards(hand) for hand in _required(case, "hands", list)]
+    kind = case.get("hand_kind", "redonda")
+    if kind == "pica_pica" and rules.players != 6:
+        raise CaseError("'hand_kind' pica_pica needs 6 players")
+    return engine.evolve(state, engine.deal_hands(state, hands, kind))
 
 
 def _apply(state: State, step: int, raw: Any) -> tuple[State, str | None]:
@@ -127,6 +132,8 @@ def _observed(state: State, expect: Mapping[str, Any]) -> dict[str, Any]:
         "match_winner": state.winner,
         "baza_results": list(hand.results),
         "envido_winner": hand.envido_winner,
+        "flor_winner": hand.flor_winner,
+        "duel": hand.duel,
         "turn": engine.turn(state),
     }
     if "legal" in expect:

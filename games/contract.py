@@ -25,7 +25,15 @@ from typing import Any
 from games import engine
 from games.engine import cards, events
 from games.engine import rules as engine_rules
-from games.engine.actions import ALIASES, CANONICAL, ENVIDO_CALLS, TRUCO_CALLS, TRUCO_LEVEL
+from games.engine.actions import (
+    ALIASES,
+    CANONICAL,
+    ENVIDO_CALLS,
+    FLOR_CALLS,
+    FLOR_CONTEST_CALLS,
+    TRUCO_CALLS,
+    TRUCO_LEVEL,
+)
 from games.engine.scoring import ENVIDO_CALL_POINTS
 
 Schema = dict[str, Any]
@@ -113,8 +121,34 @@ def _value_sets() -> dict[str, Schema]:
         "Preset": _enum(engine.PRESETS, "A preset: a full set of options (RULES.md §2)."),
         "TrucoCall": _enum(TRUCO_CALLS, "A call of the truco ladder (RULES.md §5.1)."),
         "EnvidoCall": _enum(ENVIDO_CALLS, "A call of the envido ladder (RULES.md §5.2)."),
-        "Ladder": _enum(("truco", "envido"), "The ladder a call belongs to."),
-        "Call": _enum((*TRUCO_CALLS, *ENVIDO_CALLS), "A call of either ladder (RULES.md §5)."),
+        "FlorCall": _enum(
+            FLOR_CONTEST_CALLS,
+            "A call of the flor contest: the first flor stands as one, then its raises (RULES.md"
+            " §5.3.5).",
+        ),
+        "Ladder": _enum(
+            ("truco", "envido", "flor"), "The ladder a call belongs to (flor: the contest)."
+        ),
+        "Call": _enum(
+            (*TRUCO_CALLS, *ENVIDO_CALLS, *FLOR_CONTEST_CALLS),
+            "A call of the truco or envido ladder, or of the flor contest (RULES.md §5).",
+        ),
+        "HandKind": _enum(
+            events.HAND_KINDS,
+            "A redonda (side against side) or a pica-pica hand of three duels (RULES.md §9).",
+        ),
+        "FlorSettlement": _enum(
+            events.FLOR_SETTLEMENTS,
+            "How a flor was settled: unopposed (3 a flor), compared (`quiero`), conceded"
+            " (`con_flor_me_achico`) or a raise refused (`no_quiero`) (RULES.md §5.3.4-5).",
+        ),
+        "Duel": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2,
+            "description": "A pica-pica duel: k is the hand's k-th seat from the mano against the"
+            " seat facing him (RULES.md §9).",
+        },
         "TrucoLevel": {
             "type": "integer",
             "minimum": 1,
@@ -214,12 +248,35 @@ _FIELDS: dict[Any, Schema] = {
     ("envido_called", "call"): ref("EnvidoCall"),
     ("hand_ended", "reason"): ref("HandEndReason"),
     ("hand_ended", "points"): {"type": "array", "items": ref("Points")},
+    ("hand_dealt", "kind"): ref("HandKind"),
+    ("flor_called", "call"): ref("FlorCall"),
+    ("flor_settled", "how"): ref("FlorSettlement"),
+    ("flor_settled", "winner"): {**ref("Side"), "description": "The side the flor points go to."},
+    ("flor_settled", "value"): {
+        "type": "integer",
+        "minimum": 20,
+        "description": "The winning flor's value, only when the flores were compared.",
+    },
+    ("duel_ended", "duel"): ref("Duel"),
+    ("duel_ended", "reason"): ref("HandEndReason"),
+    ("duel_ended", "points"): {"type": "array", "items": ref("Points")},
+    ("duel_started", "duel"): ref("Duel"),
+    ("duel_started", "seats"): {
+        "type": "array",
+        "items": ref("Seat"),
+        "minItems": 2,
+        "maxItems": 2,
+        "description": "The duel's two seats, its mano first.",
+    },
     ("match_ended", "reason"): ref("MatchEndReason"),
     ("match_ended", "seat"): {**ref("Seat"), "description": "The seat that resigned, if one did."},
     ("envido_refused", "side"): {**ref("Side"), "description": "The side the points go to."},
 }
 #: Event fields held as tuples in the log and shown as objects (named members), like the history.
-_RECORDS = {("hand_ended", "points"): events.POINTS_FIELDS}
+_RECORDS = {
+    ("hand_ended", "points"): events.POINTS_FIELDS,
+    ("duel_ended", "points"): events.POINTS_FIELDS,
+}
 
 
 def nullable(schema: Schema) -> Schema:
@@ -465,6 +522,8 @@ def rules_metadata() -> Schema:
                 if name in TRUCO_CALLS
                 else "envido"
                 if name in ENVIDO_CALLS
+                else "flor"
+                if name in FLOR_CALLS
                 else None,
                 "truco_level": TRUCO_LEVEL.get(name),
                 "envido_points": ENVIDO_CALL_POINTS.get(name),

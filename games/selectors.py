@@ -84,7 +84,10 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
         "status": game.status,
         "version": game.version,
         "created_at": game.created_at.isoformat(),
-        "seats": [{"seat": number, "player": seats.get(number)} for number in range(game.players)],
+        "seats": [
+            {"seat": number, "side": engine.side_of(number), "player": seats.get(number)}
+            for number in range(game.players)
+        ],
         "my_seat": seat,
         "join_code": game.join_code if seat is not None else None,
         "winner_side": game.winner_side,
@@ -216,7 +219,11 @@ def game_summary(game: Game, my_seat: int | None, awaiting: bool = False) -> dic
         "status": game.status,
         "version": game.version,
         "seats": [
-            {"seat": number, "player": _player_ref(seats.get(number))}
+            {
+                "seat": number,
+                "side": engine.side_of(number),
+                "player": _player_ref(seats.get(number)),
+            }
             for number in range(game.players)
         ],
         "scores": game.scores,

@@ -387,7 +387,7 @@ def _rules_error(error: engine.InvalidRules) -> InvalidRequest:
     field = (
         "options" if option is None else "players" if option == "players" else f"options.{option}"
     )
-    if error.code == "buenas_above_target":
+    if error.code in engine.rules.REFUSED_TOGETHER:
         return RulesRefused(error, field)
     return InvalidRequest(error, field)
 

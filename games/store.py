@@ -432,7 +432,8 @@ class Recorder:
                 )
             )
         elif isinstance(event, ev.HandEnded):
-            points = [list(entry) for entry in event.points]
+            assert state.hand is not None  # a pica-pica hand's points were scored by its duels
+            points = [list(entry) for entry in (*state.hand.duel_points, *event.points)]
             ended: dict[str, Any] = {"winner_side": event.winner, "reason": event.reason}
             ended |= {"points": points, "scores": list(event.scores)}
             ended |= {"last_seq": state.version, "ended_at": now}

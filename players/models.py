@@ -53,6 +53,7 @@ class RatingFamily(models.TextChoices):
 class RatingSize(models.TextChoices):
     ONE_V_ONE = "1v1", "one against one"
     TWO_V_TWO = "2v2", "pairs"
+    THREE_V_THREE = "3v3", "three against three"
 
 
 # Both argentino presets differ only in details of the envido and the mazo: one pool rates both.
@@ -61,7 +62,11 @@ PRESET_FAMILIES: dict[str, RatingFamily] = {
     "argentino": RatingFamily.ARGENTINO,
     "argentino_clasico": RatingFamily.ARGENTINO,
 }
-TABLE_SIZES: dict[int, RatingSize] = {2: RatingSize.ONE_V_ONE, 4: RatingSize.TWO_V_TWO}
+TABLE_SIZES: dict[int, RatingSize] = {
+    2: RatingSize.ONE_V_ONE,
+    4: RatingSize.TWO_V_TWO,
+    6: RatingSize.THREE_V_THREE,
+}
 
 
 def rating_pool(preset: str, players: int) -> tuple[RatingFamily, RatingSize]:

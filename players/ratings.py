@@ -14,8 +14,8 @@ at the edge, to the integer stored. Python's ``round`` rounds halves to even, wh
 (``round(-x) == -round(x)``), so both players of a 1v1 game round the same quantity with opposite
 signs.
 
-Pools: a player has one rating per family of rules and table size (valenciano or argentino, 1v1 or
-2v2); ``players/models.py`` maps a game to its pool. Each function here sees one pool.
+Pools: a player has one rating per family of rules and table size (valenciano or argentino, 1v1,
+2v2 or 3v3); ``players/models.py`` maps a game to its pool. Each function here sees one pool.
 """
 
 from __future__ import annotations
@@ -94,37 +94,39 @@ def rate_1v1(a: Standing, b: Standing, score_a: float) -> tuple[int, int]:
     return round(a.k * surprise), -round(b.k * surprise)
 
 
-def rate_2v2(
-    side_a: tuple[Standing, Standing], side_b: tuple[Standing, Standing], score_a: float
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The rating changes of the four players of a 2v2 game; ``score_a`` is side A's result.
+def rate_teams(
+    side_a: tuple[Standing, ...], side_b: tuple[Standing, ...], score_a: float
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The rating changes of the players of a team game (2v2 or 3v3); ``score_a`` is side A's
+    result.
 
     Each player is rated as if they had played one game against a single opponent rated at the
-    opposing pair's average, with their team's result and their own K. Partners with the same
+    opposing side's average, with their team's result and their own K. Partners with the same
     rating and K therefore change by the same amount. The pool keeps its points only when both
-    pairs have equal ratings within each pair and one K for all.
+    sides have equal ratings within each side and one K for all.
     """
     average_a = _average(side_a)
     average_b = _average(side_b)
     score_b = 1.0 - score_a
     return (
-        (
-            rating_delta(side_a[0].rating, average_b, score_a, side_a[0].k),
-            rating_delta(side_a[1].rating, average_b, score_a, side_a[1].k),
-        ),
-        (
-            rating_delta(side_b[0].rating, average_a, score_b, side_b[0].k),
-            rating_delta(side_b[1].rating, average_a, score_b, side_b[1].k),
-        ),
+        tuple(rating_delta(a.rating, average_b, score_a, a.k) for a in side_a),
+        tuple(rating_delta(b.rating, average_a, score_b, b.k) for b in side_b),
     )
+
+
+def rate_2v2(
+    side_a: tuple[Standing, Standing], side_b: tuple[Standing, Standing], score_a: float
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The four players of a 2v2 game: ``rate_teams`` with pairs."""
+    return rate_teams(side_a, side_b, score_a)
 
 
 def rate_sides(
     sides: tuple[tuple[Standing, ...], tuple[Standing, ...]], winner_side: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Changes for a finished match given as (side 0, side 1), one or two standings a side.
+    """Changes for a finished match given as (side 0, side 1), one, two or three standings a side.
 
-    Side 0 holds seats 0 (and 2), side 1 seats 1 (and 3): the seats' order within a side is kept.
+    Side 0 holds seats 0 (2, 4), side 1 seats 1 (3, 5): the seats' order within a side is kept.
     """
     if winner_side not in (0, 1):
         raise ValueError(f"winner_side must be 0 or 1, not {winner_side!r}")
@@ -133,10 +135,10 @@ def rate_sides(
     if len(side_0) == len(side_1) == 1:
         change_0, change_1 = rate_1v1(side_0[0], side_1[0], score_0)
         return (change_0,), (change_1,)
-    if len(side_0) == len(side_1) == 2:
-        return rate_2v2((side_0[0], side_0[1]), (side_1[0], side_1[1]), score_0)
+    if len(side_0) == len(side_1) in (2, 3):
+        return rate_teams(side_0, side_1, score_0)
     raise ValueError(f"sides of {len(side_0)} and {len(side_1)} players cannot be rated")
 
 
-def _average(side: tuple[Standing, Standing]) -> float:
-    return (side[0].rating + side[1].rating) / 2
+def _average(side: tuple[Standing, ...]) -> float:
+    return sum(standing.rating for standing in side) / len(side)

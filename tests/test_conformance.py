@@ -12,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_CASES = ROOT.parent / "shared" / "conformance"
+#: The flor (RULES.md §5.3) and six-player (§9) cases, kept apart until they join the rest.
+FLOR_SIX_CASES = ROOT.parent / "shared" / "conformance-flor-six"
 
 
 def conformance(
@@ -35,12 +37,25 @@ def test_conformance_every_shared_case_passes_without_any_service():
         "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none",
         "CELERY_BROKER_URL": "memory://",
     }
-    result = conformance(SHARED_CASES, env=offline)
+    folders = [folder for folder in (SHARED_CASES, FLOR_SIX_CASES) if folder.is_dir()]
+    result = conformance(*folders, env=offline)
     last = result.stdout.strip().splitlines()[-1]
     passed = len(
-        [case for file in SHARED_CASES.glob("*.json") for case in json.loads(file.read_text())]
+        [
+            case
+            for folder in folders
+            for file in folder.glob("*.json")
+            for case in json.loads(file.read_text())
+        ]
     )
     assert last == f"{passed} passed, 0 failed", result.stdout + result.stderr
+    assert result.returncode == 0
+
+
+@pytest.mark.skipif(not FLOR_SIX_CASES.is_dir(), reason="shared/conformance-flor-six is absent")
+def test_conformance_flor_and_six_player_cases_are_run():
+    result = conformance(FLOR_SIX_CASES)
+    assert result.stdout.strip().splitlines()[-1] == "35 passed, 0 failed", result.stdout
     assert result.returncode == 0
 
 

@@ -91,6 +91,16 @@ CREATE_EXAMPLES = [
         },
         request_only=True,
     ),
+    OpenApiExample(
+        "argentino, 6 players (3 v 3) with the flor and pica-pica",
+        value={
+            "preset": "argentino",
+            "players": 6,
+            "visibility": "public",
+            "options": {"flor": True, "pica_pica": True},
+        },
+        request_only=True,
+    ),
 ]
 
 

@@ -147,6 +147,7 @@ class TableSeatSerializer(serializers.Serializer):
     """A seat of the table and who sits in it."""
 
     seat = component("Seat")
+    side = component("Side", help_text="The seat's side: seat mod 2 (RULES.md §1).")
     player = PlayerRefSerializer(allow_null=True, help_text="Null for a free seat.")
 
 
@@ -187,11 +188,40 @@ class EnvidoViewSerializer(serializers.Serializer):
     )
 
 
+class FlorViewSerializer(serializers.Serializer):
+    """The hand's flor (RULES.md §5.3): who sang, the contest, and how it was settled."""
+
+    sung = component("Seat", many=True, help_text="The seats that sang flor, in order.")
+    round = serializers.BooleanField(help_text="Holders are still singing; `turn` sings next.")
+    calls = component("FlorCall", many=True, help_text="The contest: flor, then its raises.")
+    winner = component("Side", nullable=True, help_text="The side the flor points go to.")
+    value = serializers.IntegerField(
+        allow_null=True, help_text="The winning flor's value, only when the flores were compared."
+    )
+    points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        allow_null=True,
+        min_length=2,
+        max_length=2,
+        help_text="`[side, points]`: the flor's points, scored when the hand ends (§7).",
+    )
+
+
 class HandViewSerializer(serializers.Serializer):
     number = serializers.IntegerField(min_value=1)
     dealer = component("Seat")
     mano = component("Seat", help_text="The seat after the dealer: it leads the first baza.")
     over = serializers.BooleanField()
+    kind = component("HandKind")
+    duel = component(
+        "Duel", nullable=True, help_text="Pica-pica: the duel in progress, or the last one played."
+    )
+    duelists = component(
+        "Seat", many=True, nullable=True, help_text="The duel's two seats, its mano first."
+    )
+    earlier_duels = serializers.ListField(
+        child=PlaySerializer(many=True), help_text="Pica-pica: the cards played in each duel over."
+    )
     my_cards = component(
         "CardCode",
         many=True,
@@ -199,6 +229,9 @@ class HandViewSerializer(serializers.Serializer):
         help_text="The reader's unplayed cards; null for a spectator.",
     )
     my_envido = serializers.IntegerField(allow_null=True, help_text="The reader's envido value.")
+    my_flor = serializers.IntegerField(
+        allow_null=True, help_text="The reader's own flor value, with the flor on; never another's."
+    )
     cards_left = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=3),
         help_text="By seat: how many cards each still holds.",
@@ -215,6 +248,7 @@ class HandViewSerializer(serializers.Serializer):
     pending_call = PendingCallSerializer(allow_null=True)
     truco = TrucoViewSerializer()
     envido = EnvidoViewSerializer()
+    flor = FlorViewSerializer()
 
 
 class StateViewSerializer(serializers.Serializer):

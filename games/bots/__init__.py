@@ -9,7 +9,11 @@ always returns one of ``view["legal_actions"]`` as an ``engine.Action``. Levels 
 
 - ``random``: any legal action, uniformly (``random_bot``).
 - ``basic``: rules of thumb on card strength and envido value, deterministic (``basic``).
-- ``strong``: determinized search with ``basic`` playouts (``strong``, ``determinize``).
+- ``strong``: a mixed strategy for the calls learned by Monte Carlo CFR self-play, sampled; its
+  cards as ``basic`` plays them (``strong``, trained by ``train_strong``).
+
+``styles`` holds human styles of play (cautious, aggressive, bluffer, accepts) that the bench
+plays against; they are not levels.
 
 ``play_match`` runs a whole match between bots, as the bench and the tests do.
 """

@@ -15,6 +15,9 @@ the scores and the calls. Decisions, in this order:
    unseen cards (``engine.cards.TRUCO_RANK``). It calls or raises when the chance is high
    (``CALL``/``RAISE``), accepts a call when it is fair (``ACCEPT``), refuses otherwise, but never
    refuses when the refusal alone loses the cama.
+   **Flor** (§5.3): singing is compulsory, so a flor is sung as soon as it is the only legal
+   action; in the contest it raises, accepts or concedes by its own flor value
+   (``FLOR_THRESHOLDS``), never conceding when the concession alone loses the cama.
 3. **Mazo** (§6) only when hopeless (``FOLD``), with no truco accepted and its envido window shut.
 4. **Card**: when the opponents have a card on the table, the lowest card that beats it (none if
    its partner already wins the baza), else a card that ties (a parda), else its lowest card.
@@ -40,6 +43,10 @@ ENVIDO_THRESHOLDS: dict[str, dict[str, int]] = {
     "valencian22": {"call": 29, "accept": 29, "raise": 31, "falta": 33},
 }
 
+#: Flor contest thresholds on its own flor value (20-38): ``al_resto`` raises to contraflor al
+#: resto, ``contra`` to contraflor, ``accept`` answers quiero; below, it concedes.
+FLOR_THRESHOLDS = {"al_resto": 35, "contra": 32, "accept": 28}
+
 #: Truco thresholds on ``hand_chance``: call or raise, raise while answering, accept, fold.
 CALL = 0.70
 RAISE = 0.80
@@ -61,6 +68,8 @@ def choose(view: dict[str, Any]) -> Action:
     kinds = {data["type"]: Action(data["type"]) for data in legal if data["type"] != "play"}
     hand = view["hand"]
     pending = hand["pending_call"]
+    if pending is not None and pending["ladder"] == "flor":
+        return _answer_flor(view, kinds)
     if pending is not None and pending["ladder"] == "envido":
         return _answer_envido(view, kinds)
     opening = _open_envido(view, kinds)
@@ -130,13 +139,39 @@ def _answer_envido(view: dict[str, Any], kinds: dict[str, Action]) -> Action:
     return kinds["no_quiero"]
 
 
+def _answer_flor(view: dict[str, Any], kinds: dict[str, Action]) -> Action:
+    """The flor contest (RULES.md §5.3.5), by this seat's own flor value."""
+    value = view["hand"]["my_flor"] or 0
+    for call, bar in (("contraflor_al_resto", "al_resto"), ("contraflor", "contra")):
+        if call in kinds and value >= FLOR_THRESHOLDS[bar]:
+            return kinds[call]
+    refusal = kinds.get("con_flor_me_achico") or kinds["no_quiero"]
+    # A refusal pays at least 3 to the other side: never when that alone ends the cama.
+    refusal_loses = view["scores"][1 - view["side"]] + 3 >= view["rules"]["target"]
+    if value >= FLOR_THRESHOLDS["accept"] or refusal_loses:
+        return kinds["quiero"]
+    return refusal
+
+
+def in_play(hand: dict[str, Any], seat: int) -> bool:
+    """Not folded, and in a pica-pica hand one of the duel's two players (RULES.md §9)."""
+    duelists = hand["duelists"]
+    return seat not in hand["folded"] and (duelists is None or seat in duelists)
+
+
+def current_mano(hand: dict[str, Any]) -> int:
+    """The hand's mano, or the duel's in a pica-pica hand (RULES.md §9)."""
+    duelists = hand["duelists"]
+    return int(hand["mano"] if duelists is None else duelists[0])
+
+
 def wins_envido_ties(view: dict[str, Any]) -> bool:
     """RULES.md §3: ties go to the seat nearest the mano; in 2-player games, the mano."""
     hand = view["hand"]
     players = view["rules"]["players"]
     nearest = min(
-        (seat for seat in range(players) if seat not in hand["folded"]),
-        key=lambda seat: (seat - hand["mano"]) % players,
+        (seat for seat in range(players) if in_play(hand, seat)),
+        key=lambda seat: (seat - current_mano(hand)) % players,
     )
     return bool(nearest % 2 == view["side"])
 
@@ -164,8 +199,10 @@ def unseen_ranks(view: dict[str, Any]) -> list[int]:
 
 
 def played(hand: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every card played face up in this hand: the completed bazas', then the current one's."""
-    return [play for plays in hand["bazas"] for play in plays] + list(hand["baza"])
+    """Every card played face up in this hand: earlier duels' (pica-pica), the completed bazas',
+    then the current one's."""
+    earlier = [play for plays in hand["earlier_duels"] for play in plays]
+    return earlier + [play for plays in hand["bazas"] for play in plays] + list(hand["baza"])
 
 
 def beat_chance(rank: int, unseen: Sequence[int]) -> float:
@@ -196,7 +233,7 @@ def hand_chance(view: dict[str, Any]) -> float:
     to_play = sum(
         1
         for seat in range(players)
-        if seat % 2 != side and seat not in hand["folded"] and seat not in in_baza
+        if seat % 2 != side and in_play(hand, seat) and seat not in in_baza
     )
     current: list[tuple[float, float]]  # (win, parda) of the baza in progress
     if view["seat"] not in in_baza and mine:
@@ -231,7 +268,7 @@ def hand_chance(view: dict[str, Any]) -> float:
 
 def _win_chance(view: dict[str, Any], chances: Sequence[tuple[float, float]]) -> float:
     side = view["side"]
-    mano_side = view["hand"]["mano"] % 2
+    mano_side = current_mano(view["hand"]) % 2
     first_parda = view["rules"]["first_parda"]
 
     def chance(results: list[int | str], rest: Sequence[tuple[float, float]]) -> float:

@@ -1,201 +1,297 @@
-"""The ``strong`` bot: determinized search over the legal actions (perfect-information playouts).
+"""The ``strong`` bot: a Monte Carlo CFR strategy for the calls over an abstraction; cards by rule.
 
-1. **The other side's model.** ``opponents="auto"`` (the default) reads the match so far: in the
-   hands where an opponent played all three cards its whole hand is known, so ``model_fit`` can
-   tell whether it played as ``basic`` would have, or more like a random player; ``basic`` is
-   favoured a priori (``PRIOR``). ``"basic"`` or ``"random"`` fix the model.
-2. **Deals.** ``samples`` deals of the unseen cards consistent with what the seat has seen
-   (``determinize``: the cards it saw where they were, an accepted envido's announcement; with
-   ``infer``, deals in which ``basic`` would have acted as its partner, and basic-like opponents,
-   did are kept ten times as often as the others: a truco call or a quiero says something about
-   the cards behind it).
-3. **Playouts.** For each deal and legal action it applies the action to the rebuilt state and
-   plays the hand to its end ``playouts`` times: its own side with ``basic``, the other side with
-   its model. Each end of hand is scored by ``utility``: the estimated chance that the bot's side
-   wins the match from the scores and camas reached, so that a point counts for more near the
-   target and a falta or joc fora is weighed by what it does to the match, not by its size.
-4. The action with the best mean wins (the same deals for every action; ties go to what
-   ``basic`` would do). A seat with one legal action, or whose history does not lead to its
-   view, does not search.
+**Why this method.** Truco is a game of hidden cards and bluffs: a call says something about the
+caller's cards, so a fixed rule ("call with 27 or more") is read and exploited, and a bot that
+models its opponent as one known program (as the previous ``strong`` modelled ``basic``) is only
+strong against that program. Counterfactual regret minimisation (Zinkevich, Johanson, Bowling and
+Piccione, "Regret Minimization in Games with Incomplete Information", NIPS 2007) computes, by
+self-play, an average strategy whose regret against every fixed opponent goes to zero: in a
+two-sided zero-sum game it tends to an equilibrium, which loses to no style on average and mixes
+where the game calls for it (bluffs with weak hands, sometimes only calls with strong ones). Monte
+Carlo CFR with external sampling (Lanctot, Waugh, Zinkevich and Bowling, "Monte Carlo Sampling
+for Regret Minimization in Extensive Games", NIPS 2009) samples the deals and the other seats'
+actions so that one iteration is one hand through the real referee. As poker bots do (Johanson
+et al., "Evaluating State-Space Abstractions in Extensive-Form Games", AAMAS 2013), the strategy
+is learned over an **abstraction**: information sets are grouped by features that keep what a
+decision depends on, so a few thousand sets stand for every hand. The cumulative regrets are
+floored at zero and later iterations weigh more in the average (CFR+, Tammelin 2014; linear
+averaging, Brown and Sandholm 2019), which converges faster in practice.
 
-The defaults (``SAMPLES``: 12 deals with 2 players, 8 with 4; one playout each) keep a decision's
-CPU time around 20-25 ms on average and its p95 under 50 ms on a shared 2-core machine
-(bench/README.md, "Bots").
+**What is learned.** The calling decisions (RULES.md §5): opening the envido or passing, answering
+an envido (quiero, no quiero, a raise), calling or raising the truco, answering a truco (quiero,
+no quiero, a raise, or "el envido está primero"). ``infoset`` maps a seat's view to a key of
+
+- the decision's kind, the table size (2, or a team game), the deck;
+- the envido value in buckets (``ENVIDO_EDGES``) and the seat's place from the mano (who wins
+  ties, who speaks first), with the envido calls so far and the falta's size when it is on offer;
+- the truco strength in buckets (``TRUCO_EDGES``) of ``basic.hand_chance`` (the chance to win the
+  hand from the bazas decided, the cards on the table and the own cards' ranks against the unseen
+  ones), the bazas won, lost or parda, and the truco level reached or called;
+- whether either side is within ``NEAR`` points of the target;
+
+and the abstract actions on offer (the truco ladder's next step is one action, ``up``).
+``games/bots/train_strong.py`` learns the strategy by self-play, seeded and reproducible, and
+writes ``strong_policy.json`` (per key, the average strategy in thousandths). The bot **samples**
+its action from that mixed strategy.
+
+**What is not learned.** The card to play is ``basic.choose_card`` (the lowest card that wins the
+baza, else a parda, else the lowest; lead with the highest when that baza wins the hand). Over
+the strategy sit a few sound rules. Actions it plays less than ``THRESHOLD`` of the time are
+dropped (thresholding, Ganzfried and Sandholm, AAMAS 2012: in an abstracted, not quite converged
+strategy they are mostly noise). A falta worth more than 4 points and a joc fora are called only
+with the top hands and accepted only with hands that beat such a range (``big_bet_rule``: a bet
+of up to a cama against a refusal worth 1 to 7 pays as a bluff only if refused nearly always).
+The mazo is never chosen unless it is the only action: folding scores the other side the truco
+value, as losing the hand would, and gives up the chance to win it. No quiero is never chosen
+when the refusal alone would give the other side the cama (``refusal_loses``). A key that the
+training did not visit often enough (it is not in the file), and any decision the abstraction
+does not know (a flor, a pica-pica duel), falls back to ``basic.choose``. The bot reads only its
+own view: no history, no model of any opponent.
 """
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-from games.engine import (
-    Action,
-    EngineError,
-    Rules,
-    State,
-    decide,
-    evolve,
-    turn,
-    view_for,
-)
+from games.engine import Action
+from games.engine.scoring import envido_refused_points
 
-from . import basic, random_bot
-from .determinize import Knowledge, Model, model_fit
+from . import basic
 
-#: Deals a decision by table size: a 4-player playout is about twice as long.
-SAMPLES = {2: 12, 4: 8}
-PLAYOUTS = 1
+#: The shipped strategy (``train_strong.py`` writes it).
+POLICY_PATH = Path(__file__).with_name("strong_policy.json")
 
-#: The points one side scores in a hand, for the match-chance model of ``utility``: roughly what
-#: bot matches show (most hands are worth 1 to 3 points to the winner, few more).
-HAND_POINTS = {0: 0.40, 1: 0.25, 2: 0.18, 3: 0.09, 4: 0.05, 5: 0.03}
+#: Bucket edges of the envido value: <=7 (no two cards of a suit), 20-23, 24-25, 26-27, 28-29,
+#: 30-31, 32-33 (RULES.md §3).
+ENVIDO_EDGES = (20, 24, 26, 28, 30, 32)
+#: Bucket edges of ``basic.hand_chance``, finer where calls are decided.
+TRUCO_EDGES = (0.15, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9)
+#: A side this many points or fewer from the target plays for the end of the cama.
+NEAR = 4
+#: The rule for the big bets (``big_bet_rule``): the envido values that call a falta worth more
+#: than a few points and that accept one, by deck (the 22-card deck's values run higher); the
+#: ``basic.hand_chance`` that calls a joc fora and that accepts one.
+FALTA = {"spanish40": (32, 31), "valencian22": (33, 33)}
+JOC_FORA = (0.9, 0.5)
+#: Actions the average strategy plays less often than this are not played (thresholding).
+THRESHOLD = 0.15
 
-Policy = Callable[[dict[str, Any], random.Random], Action]
-
-
-def _basic_policy(view: dict[str, Any], rng: random.Random) -> Action:
-    return basic.choose(view)
-
-
-#: How the other side is assumed to play, in the playouts and to read its actions: like
-#: ``basic``, at random, or (``auto``) whichever explains its revealed hands better.
-OPPONENTS = ("auto", "basic", "random")
-POLICIES: dict[str, Policy] = {"basic": _basic_policy, "random": random_bot.choose}
-#: ``auto``'s prior log-odds for ``basic`` against ``random``: one action unlike basic's
-#: (log 0.05, about -3) outweighs it, a hand played like basic's confirms it.
-PRIOR = 2.0
+TRUCO_CALLS = ("truco", "retruco", "vale_cuatro", "joc_fora")
+ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
+#: The abstract actions, each standing for one legal action of the view.
+KNOWN = {"play", "up", "paso", "quiero", "no_quiero", *ENVIDO_CALLS}
+#: The first step's "no envido now" (``infoset``).
+NO_ENVIDO = "none"
 
 
 def choose(
     view: dict[str, Any],
     history: Sequence[Mapping[str, Any]],
     rng: random.Random,
-    samples: int | None = None,
-    playouts: int = PLAYOUTS,
-    opponents: str = "auto",
-    infer: bool = True,
+    policy: Mapping[str, Sequence[int]] | None = None,
 ) -> Action:
-    """The best legal action by the search above; ``infer=False`` samples the deals without
-    reading the other seats' actions."""
-    legal = [Action.from_json(data) for data in view["legal_actions"]]
+    """An action sampled from the strategy for this view; ``history`` is not read."""
+    legal = view["legal_actions"]
     if not legal:
         raise ValueError("the seat has no legal action in this view")
     if len(legal) == 1:
-        return legal[0]
-    fallback = basic.choose(view)
-    seat, side = view["seat"], view["side"]
-    if opponents == "auto":
-        basic_like = PRIOR + model_fit(view, history, basic.choose) > 0
-        opponents = "basic" if basic_like else "random"
-    # The bot's own side plays basic in the playouts; so does its partner in its reading.
-    policies = [
-        POLICIES["basic" if other % 2 == side else opponents]
-        for other in range(view["rules"]["players"])
-    ]
-    models: dict[int, Model] = {}
-    if infer:
-        models = {
-            other: basic.choose
-            for other, policy in enumerate(policies)
-            if other != seat and policy is POLICIES["basic"]
-        }
-    try:
-        knowledge = Knowledge.of(view, history, models=models)
-        count = SAMPLES[view["rules"]["players"]] if samples is None else max(1, samples)
-        states = [knowledge.state(knowledge.sample(rng)) for _ in range(count)]
-    except (ValueError, EngineError):
-        return fallback  # the history does not lead to this view: no search
-    totals = [0.0] * len(legal)
-    rules = _Rules.of(knowledge.before.rules)
-    for sample in states:
-        state = replace(sample, rules=rules)
-        for index, action in enumerate(legal):
-            after = apply(state, seat, action)
-            for _ in range(playouts):
-                totals[index] += utility(play_out(after, policies, rng), side)
-    best = max(
-        range(len(legal)), key=lambda index: (round(totals[index], 9), legal[index] == fallback)
+        return Action.from_json(legal[0])
+    strategies = load_policy() if policy is None else policy
+    envido_decided = False
+    while True:
+        found = infoset(view, envido_decided)
+        if found is None:
+            return basic.choose(view)
+        key, actions = found
+        if len(actions) == 1:
+            name = actions[0]
+        else:
+            weights = strategies.get(key)
+            if weights is None:
+                return basic.choose(view)
+            name = rng.choices(actions, weights=played(view, actions, weights))[0]
+        if name != NO_ENVIDO:
+            return concrete(view, name)
+        envido_decided = True  # no envido now: the truco or card decision comes next
+
+
+def played(view: Mapping[str, Any], actions: Sequence[str], weights: Sequence[int]) -> list[int]:
+    """The weights the bot samples from: thresholded, the falta by its rule, and never a refusal
+    that loses the cama."""
+    allowed = [big_bet_rule(view, name) for name in actions]
+    total = sum(weights)
+    kept = [w * a if w >= THRESHOLD * total else 0 for w, a in zip(weights, allowed, strict=True)]
+    if not any(kept):  # the rule left only what the strategy seldom plays, or nothing it plays
+        kept = [(w + 1) * a for w, a in zip(weights, allowed, strict=True)]
+    if "no_quiero" in actions and refusal_loses(view):
+        # The refusal alone gives the other side the cama: any answer but that one.
+        kept = [0 if name == "no_quiero" else w + 1 for name, w in zip(actions, kept, strict=True)]
+    return kept
+
+
+def big_bet_rule(view: Mapping[str, Any], name: str) -> int:
+    """1 if the rule for the big bets lets ``name`` be played, else 0 (module docstring).
+
+    A falta worth more than 4 points (``falta_size``) or a joc fora is a bet of up to a cama
+    against a refusal worth 1 to 7: a bluff pays only if it is refused nearly every time, so it is
+    called with the top hands only and accepted only by those that beat such a range.
+    """
+    hand = view["hand"]
+    pending = hand["pending_call"]
+    called = None if pending is None else pending["call"]
+    if name == "falta_envido" or called == "falta_envido":
+        if falta_size(view) == 0:
+            return 1
+        call, accept = FALTA[view["rules"]["deck"]]
+        return _bet_rule(name, "falta_envido", called, hand["my_envido"], call, accept)
+    joc_fora = hand["truco"]["level"] == 4 or called == "vale_cuatro"  # "up" is the joc fora
+    if (name == "up" and joc_fora) or called == "joc_fora":
+        chance = basic.hand_chance(dict(view))
+        return _bet_rule(name, "up", called, chance, *JOC_FORA)
+    return 1
+
+
+def _bet_rule(
+    name: str, bet: str, called: str | None, strength: float, call: float, accept: float
+) -> int:
+    if name == bet:
+        return int(strength >= call)
+    if called not in ("falta_envido", "joc_fora"):
+        return 1
+    if name == "quiero":
+        return int(strength >= accept)
+    return int(name != "no_quiero" or strength < call)
+
+
+def refusal_loses(view: Mapping[str, Any]) -> bool:
+    """Whether no quiero alone brings the caller's side to the target (RULES.md §5.1, §5.2)."""
+    hand = view["hand"]
+    pending = hand["pending_call"]
+    if pending["ladder"] == "envido":
+        points = envido_refused_points(hand["envido"]["calls"])
+    else:
+        points = hand["truco"]["level"]  # the caller scores the level accepted before his call
+    return bool(view["scores"][1 - view["side"]] + points >= view["rules"]["target"])
+
+
+@cache
+def load_policy(path: Path = POLICY_PATH) -> dict[str, list[int]]:
+    """The strategy file, read once per process."""
+    with path.open(encoding="utf-8") as file:
+        data = json.load(file)
+    strategies: dict[str, list[int]] = data["strategies"]
+    return strategies
+
+
+def abstract_actions(view: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The view's legal actions as abstract ones (sorted), or None when one is unknown."""
+    found: set[str] = set()
+    for data in view["legal_actions"]:
+        kind = data["type"]
+        if kind in TRUCO_CALLS:
+            found.add("up")
+        elif kind in KNOWN:
+            found.add(kind)
+        elif kind != "mazo":
+            return None  # e.g. a flor: not in the abstraction
+    return tuple(sorted(found)) or None
+
+
+def concrete(view: dict[str, Any], name: str) -> Action:
+    """The legal action an abstract one stands for."""
+    if name == "play":
+        return Action("play", card=basic.choose_card(view))
+    for data in view["legal_actions"]:
+        if data["type"] == name or (name == "up" and data["type"] in TRUCO_CALLS):
+            return Action(data["type"])
+    raise ValueError(f"{name!r} is not on offer in this view")
+
+
+def infoset(
+    view: Mapping[str, Any], envido_decided: bool = False
+) -> tuple[str, tuple[str, ...]] | None:
+    """The abstract information set of this view and its abstract actions (module docstring).
+
+    Where an envido may be opened, the decision comes in two steps: first whether and which envido
+    to call (``NO_ENVIDO`` for none), then, ``envido_decided``, the rest without the envido calls.
+    """
+    actions = abstract_actions(view)
+    if actions is None:
+        return None
+    hand = view["hand"]
+    if hand.get("duelists") is not None:
+        return None  # a pica-pica duel (RULES.md §9): not in the abstraction
+    pending = hand["pending_call"]
+    if pending is not None:
+        kind = "AE" if pending["ladder"] == "envido" else "AT"
+    else:
+        kind = "E" if hand["envido_phase"] else "T"
+    if kind != "AE":
+        calls = tuple(name for name in actions if name in ENVIDO_CALLS)
+        if calls and not envido_decided:
+            kind, actions = f"O{kind}", (*calls, NO_ENVIDO)
+        else:
+            actions = tuple(name for name in actions if name not in ENVIDO_CALLS)
+    if len(actions) == 1:
+        return "", actions
+    rules = view["rules"]
+    parts = [kind, "2" if rules["players"] == 2 else "n", rules["deck"][0], score_context(view)]
+    if kind in ("AE", "OE", "OT", "OAT"):
+        parts += envido_features(view, actions)
+    else:
+        parts += truco_features(view, view["side"])
+    return "|".join(parts) + "|" + ",".join(actions), actions
+
+
+def score_context(view: Mapping[str, Any]) -> str:
+    target = view["rules"]["target"]
+    mine, theirs = view["scores"][view["side"]], view["scores"][1 - view["side"]]
+    return f"s{int(target - mine <= NEAR) + 2 * int(target - theirs <= NEAR)}"
+
+
+def envido_features(view: Mapping[str, Any], actions: Sequence[str]) -> list[str]:
+    hand = view["hand"]
+    players = view["rules"]["players"]
+    place = (view["seat"] - hand["mano"]) % players
+    calls = "".join(call[0] for call in hand["envido"]["calls"])  # e, r, f
+    parts = [f"e{bisect_right(ENVIDO_EDGES, hand['my_envido'])}", f"p{place}", f"c{calls}"]
+    if "falta_envido" in actions or calls.endswith("f"):
+        parts.append(f"f{falta_size(view)}")
+    return parts
+
+
+def falta_size(view: Mapping[str, Any]) -> int:
+    """The falta's worth to this side if it wins it, in three sizes (RULES.md §5.2)."""
+    rules = view["rules"]
+    target, buenas = rules["target"], rules["buenas_from"]
+    scores = view["scores"]
+    leader, won = max(scores), scores[view["side"]]
+    if rules["falta"] == "cama":
+        value = target - won if leader < buenas else target - leader
+    elif target <= 15 or leader >= buenas:
+        value = target - leader
+    else:
+        value = buenas - won
+    return 0 if value <= 4 else 1 if value <= 10 else 2
+
+
+def truco_features(view: Mapping[str, Any], side: int) -> list[str]:
+    hand = view["hand"]
+    bazas = "".join(
+        "p" if result == "parda" else "w" if result == side else "l"
+        for result in hand["baza_results"]
     )
-    return legal[best]
+    pending = hand["pending_call"]
+    level = hand["truco"]["level"] if pending is None else _called_level(pending["call"])
+    strength = bisect_right(TRUCO_EDGES, basic.hand_chance(dict(view)))
+    return [f"t{strength}", f"b{bazas}", f"l{level}"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Rules(Rules):
-    """The same rules, serialised once: ``view_for`` serialises the rules at every step of a
-    playout, and ``dataclasses.asdict`` took about a fifth of a decision."""
-
-    def to_json(self) -> dict[str, Any]:
-        return _rules_json(self)
-
-    @classmethod
-    def of(cls, rules: Rules) -> _Rules:
-        return cls(**{field.name: getattr(rules, field.name) for field in fields(Rules)})
-
-
-@cache
-def _rules_json(rules: _Rules) -> dict[str, Any]:
-    return Rules.to_json(rules)
-
-
-def apply(state: State, seat: int, action: Action) -> State:
-    for event in decide(state, seat, action):
-        state = evolve(state, event)
-    return state
-
-
-def play_out(state: State, policies: Sequence[Policy], rng: random.Random) -> State:
-    """Play the hand to its end, each seat choosing with its policy over its own view."""
-    while (seat := turn(state)) is not None:
-        state = apply(state, seat, policies[seat](view_for(state, seat), rng))
-    return state
-
-
-def utility(state: State, side: int) -> float:
-    """The estimated chance that ``side`` wins the match from ``state`` (between hands)."""
-    if state.match_over:
-        return 0.5 if state.winner is None else float(state.winner == side)
-    rules = state.rules
-    scores = (0, 0) if state.cama_won else state.scores
-    cama = _cama_chance(rules.target)[rules.target - scores[side]][rules.target - scores[1 - side]]
-    match = _match_chance(rules.camas_to_win)
-    camas = state.camas
-    won, lost = camas[side], camas[1 - side]
-    return cama * match[won + 1][lost] + (1 - cama) * match[won][lost + 1]
-
-
-@cache
-def _cama_chance(target: int) -> list[list[float]]:
-    """``chance[a][b]``: a side that needs ``a`` points wins the cama against one needing ``b``,
-    when each hand gives each side points drawn from ``HAND_POINTS`` (envido first: a tie, both
-    reaching the target in one hand, counts half)."""
-    chance = [[0.0] * (target + 1) for _ in range(target + 1)]
-    stay = HAND_POINTS[0] ** 2
-    for a in range(target + 1):
-        for b in range(target + 1):
-            if a == 0 or b == 0:
-                chance[a][b] = 0.5 if a == b else float(b > 0)
-                continue
-            total = 0.0
-            for mine, p in HAND_POINTS.items():
-                for theirs, q in HAND_POINTS.items():
-                    if mine or theirs:
-                        total += p * q * chance[max(0, a - mine)][max(0, b - theirs)]
-            chance[a][b] = total / (1.0 - stay)
-    return chance
-
-
-@cache
-def _match_chance(camas_to_win: int) -> list[list[float]]:
-    """``chance[won][lost]``: the match from these camas, each later cama an even chance."""
-    size = camas_to_win + 2
-    chance = [[0.0] * size for _ in range(size)]
-    for won in range(size - 1, -1, -1):
-        for lost in range(size - 1, -1, -1):
-            if won >= camas_to_win or lost >= camas_to_win:
-                chance[won][lost] = float(won >= camas_to_win)
-            else:
-                chance[won][lost] = 0.5 * (chance[won + 1][lost] + chance[won][lost + 1])
-    return chance
+def _called_level(call: str) -> int:
+    return TRUCO_CALLS.index(call) + 2 if call in TRUCO_CALLS else 1

@@ -6,7 +6,7 @@ legal_actions(state, seat), view_for(state, seat | None), replay(events)
 """
 
 from .actions import Action, play
-from .cards import DECKS, envido_of
+from .cards import DECKS, envido_of, flor_of
 from .errors import EngineError, IllegalAction, InvalidAction, InvalidEvent, InvalidRules
 from .events import EVENT_TYPES, PARDA, Event, event_from_json
 from .evolve import evolve, replay, start
@@ -14,7 +14,16 @@ from .referee import REASONS, decide, legal_actions, may_act, turn, why_not
 from .rules import PRESETS, RULES_VERSION, Rules, resolve_rules
 from .snapshots import restore, snapshot
 from .state import Hand, State, side_of
-from .table import abort, deal, deal_hands, forfeit, resign, start_match, timeout_action
+from .table import (
+    abort,
+    deal,
+    deal_hands,
+    forfeit,
+    next_hand_kind,
+    resign,
+    start_match,
+    timeout_action,
+)
 from .views import redact, redact_json, view_for
 
 __all__ = [
@@ -39,11 +48,13 @@ __all__ = [
     "deal_hands",
     "decide",
     "envido_of",
+    "flor_of",
     "event_from_json",
     "evolve",
     "forfeit",
     "legal_actions",
     "may_act",
+    "next_hand_kind",
     "play",
     "redact",
     "redact_json",

@@ -12,7 +12,11 @@ from .errors import InvalidAction
 TRUCO_CALLS = ("truco", "retruco", "vale_cuatro", "joc_fora")
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 ANSWERS = ("quiero", "no_quiero")
-CANONICAL = ("play", *TRUCO_CALLS, *ENVIDO_CALLS, *ANSWERS, "mazo", "paso")
+#: RULES.md §5.3: singing a flor, and the contest's raises and concession (no aliases).
+FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto", "con_flor_me_achico")
+#: The contest's calls (RULES.md §5.3.4-5): the first flor stands as a call, then the raises.
+FLOR_CONTEST_CALLS = ("flor", "contraflor", "contraflor_al_resto")
+CANONICAL = ("play", *TRUCO_CALLS, *ENVIDO_CALLS, *FLOR_CALLS, *ANSWERS, "mazo", "paso")
 
 #: RULES.md §5: the valenciano names are aliases of the canonical ones under every preset.
 ALIASES = {
@@ -81,6 +85,10 @@ class Action:
     @property
     def is_envido_call(self) -> bool:
         return self.type in ENVIDO_CALLS
+
+    @property
+    def is_flor_call(self) -> bool:
+        return self.type in FLOR_CALLS
 
 
 def play(card: str) -> Action:

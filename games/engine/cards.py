@@ -75,3 +75,11 @@ def envido_of(cards: Iterable[str]) -> int:
         values.sort(reverse=True)
         best = max(best, 20 + values[0] + values[1] if len(values) >= 2 else values[0])
     return best
+
+
+def flor_of(cards: Iterable[str]) -> int | None:
+    """RULES.md §3 "Flor": three cards of one suit are worth 20 + their values; otherwise None."""
+    hand = tuple(cards)
+    if len(hand) != 3 or len({suit_of(card) for card in hand}) != 1:
+        return None
+    return 20 + sum(ENVIDO_VALUE[card] for card in hand)

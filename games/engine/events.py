@@ -1,7 +1,7 @@
 """Events: the facts of a game. The stream holds only these; the state is their fold.
 
 Each event type has a stable ``TYPE`` name and a ``SCHEMA`` version, and serialises to plain JSON.
-Seats are numbers, sides are 0 (seats 0 and 2) and 1 (seats 1 and 3), a baza result is 0, 1 or
+Seats are numbers, sides are 0 (seats 0, 2, 4) and 1 (seats 1, 3, 5), a baza result is 0, 1 or
 ``"parda"``.
 """
 
@@ -17,14 +17,18 @@ from .rules import Rules
 PARDA = "parda"
 BazaResult = int | str  # 0, 1 or PARDA
 
-#: Why a hand ends: its bazas (RULES.md §4.3), a refused truco (§5.1), an envido that reached the
-#: target (§7), or a whole side at the mazo (§6).
-HAND_END_REASONS = ("bazas", "truco_refused", "envido_target", "mazo")
+#: Why a hand (or a pica-pica duel) ends: its bazas (RULES.md §4.3), a refused truco (§5.1), an
+#: envido or a flor that reached the target (§7, §5.3.6), a whole side at the mazo (§6), or, for a
+#: pica-pica hand, its duels played (§9).
+HAND_END_REASONS = ("bazas", "truco_refused", "envido_target", "flor_target", "mazo", "duels")
 #: Why a match ends: on camas (§7), or by the shell: a resignation, repeated timeouts, a no-show.
 MATCH_END_REASONS = ("camas", "resigned", "timeouts", "no_show")
 #: What a hand's points are scored for (§7), and the members of each ``HandEnded.points`` entry.
-POINT_KINDS = ("envido", "truco", "mazo_penalty")
+POINT_KINDS = ("flor", "envido", "truco", "mazo_penalty")
 POINTS_FIELDS = ("kind", "side", "points")
+#: The kinds of hand (RULES.md §9) and how a flor is settled (§5.3.4-5).
+HAND_KINDS = ("redonda", "pica_pica")
+FLOR_SETTLEMENTS = ("unopposed", "quiero", "con_flor_me_achico", "no_quiero")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +54,18 @@ class MatchStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class HandDealt(Event):
-    """A deal: the cards each seat received, by seat. Private: each seat may see only its own."""
+    """A deal: the cards each seat received, by seat. Private: each seat may see only its own.
+
+    ``kind`` is ``"redonda"`` or ``"pica_pica"`` (RULES.md §9; schema 2: a schema-1 deal is a
+    redonda). A pica-pica deal opens duel 0 at once; ``DuelStarted`` opens duels 1 and 2.
+    """
 
     TYPE: ClassVar[str] = "hand_dealt"
+    SCHEMA: ClassVar[int] = 2
     number: int
     dealer: int
     hands: tuple[tuple[str, ...], ...]
+    kind: str = "redonda"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +130,37 @@ class EnvidoRefused(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FlorSung(Event):
+    """A player sings his flor (RULES.md §5.3.1); its value is unsaid unless it wins a contest."""
+
+    TYPE: ClassVar[str] = "flor_sung"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class FlorCalled(Event):
+    """A raise in the flor contest: ``contraflor`` or ``contraflor_al_resto`` (RULES.md §5.3.5)."""
+
+    TYPE: ClassVar[str] = "flor_called"
+    seat: int
+    call: str
+
+
+@dataclass(frozen=True, slots=True)
+class FlorSettled(Event):
+    """The flor is settled (RULES.md §5.3.4-6): ``how`` is ``unopposed``, ``quiero``,
+    ``con_flor_me_achico`` or ``no_quiero``; ``seat`` answered the contest (None when unopposed);
+    ``value`` is the winning flor's, announced only when the flores were compared."""
+
+    TYPE: ClassVar[str] = "flor_settled"
+    seat: int | None
+    how: str
+    winner: int
+    value: int | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class Folded(Event):
     """Irse al mazo (RULES.md §6); ``penalty`` is the extra point of ``mazo_envido_penalty``."""
 
@@ -160,6 +201,27 @@ class HandEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DuelEnded(Event):
+    """A pica-pica duel is over and scored at once (RULES.md §9); fields as in ``HandEnded``."""
+
+    TYPE: ClassVar[str] = "duel_ended"
+    duel: int
+    winner: int | None
+    reason: str
+    points: tuple[tuple[str, int, int], ...]
+    scores: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DuelStarted(Event):
+    """The next duel of a pica-pica hand: ``seats`` (its mano first) play it alone (RULES.md §9)."""
+
+    TYPE: ClassVar[str] = "duel_started"
+    duel: int
+    seats: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class CamaEnded(Event):
     TYPE: ClassVar[str] = "cama_ended"
     winner: int
@@ -189,9 +251,14 @@ EVENT_TYPES: dict[str, type[Event]] = {
         EnvidoCalled,
         EnvidoAccepted,
         EnvidoRefused,
+        FlorSung,
+        FlorCalled,
+        FlorSettled,
         Folded,
         TurnTimedOut,
         BazaEnded,
+        DuelEnded,
+        DuelStarted,
         HandEnded,
         CamaEnded,
         MatchEnded,

@@ -7,9 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 from . import events as ev
+from .cards import flor_of
 from .errors import InvalidEvent
 from .rules import RULES_VERSION
-from .state import Hand, State, side_of
+from .state import Duels, Flor, Hand, State, side_of
 
 
 def start(event: ev.MatchStarted) -> State:
@@ -39,13 +40,18 @@ def evolve(state: State, event: ev.Event) -> State:
 
 
 def next_to_play(hand: Hand, after: int, players: int) -> int:
-    """The next active seat after ``after`` that has not played in the baza in progress."""
+    """The next seat in play after ``after`` that has not played in the baza in progress."""
     played = {seat for seat, _ in hand.baza}
     for step in range(1, players + 1):
         seat = (after + step) % players
-        if seat not in hand.folded and seat not in played:
+        if hand.in_play(seat) and seat not in played:
             return seat
     return after  # nobody: the baza is complete and the referee ends it
+
+
+def holds_flor(hand: Hand, seat: int) -> bool:
+    """RULES.md §3: three dealt cards of one suit (counted only under ``flor: true``)."""
+    return flor_of(hand.dealt[seat]) is not None
 
 
 def _hand(state: State, hand: Hand, **changes: Any) -> State:
@@ -64,6 +70,7 @@ def _dealt(state: State, event: ev.HandDealt) -> State:
         held=event.hands,
         to_play=mano,
         phase_turn=mano if phase else None,
+        duels=Duels() if event.kind == "pica_pica" else None,  # RULES.md §9: duel 0 at once
     )
     scores = (0, 0) if state.cama_won else state.scores
     return replace(
@@ -78,9 +85,13 @@ def _dealt(state: State, event: ev.HandDealt) -> State:
 
 def _passed(state: State, event: ev.EnvidoPassed) -> State:
     hand = _current(state)
-    following = (event.seat + 1) % state.players
-    # RULES.md §5.2: the phase ends once every player has passed: back at the mano.
-    return _hand(state, hand, phase_turn=None if following == hand.mano else following)
+    following = next(
+        seat
+        for step in range(1, state.players + 1)
+        if hand.in_play(seat := (event.seat + step) % state.players)
+    )
+    # RULES.md §5.2: the phase ends once every player (of the duel, §9) has passed.
+    return _hand(state, hand, phase_turn=None if following == hand.current_mano else following)
 
 
 def _played(state: State, event: ev.CardPlayed) -> State:
@@ -150,12 +161,90 @@ def _envido_refused(state: State, event: ev.EnvidoRefused) -> State:
 def _folded(state: State, event: ev.Folded) -> State:
     hand = _current(state)
     out = {event.seat}
-    if state.rules.mazo_team == "side_concedes":
+    # RULES.md §9: in a pica-pica duel a fold ends the duel; mazo_team does not apply.
+    if state.rules.mazo_team == "side_concedes" and hand.duel is None:
         out = {seat for seat in range(state.players) if side_of(seat) == side_of(event.seat)}
     penalty = list(hand.penalty)
     penalty[1 - side_of(event.seat)] += event.penalty
     hand = replace(hand, folded=hand.folded | out, penalty=(penalty[0], penalty[1]))
     return _hand(state, hand, to_play=next_to_play(hand, event.seat, state.players))
+
+
+def _flor_sung(state: State, event: ev.FlorSung) -> State:
+    hand = _current(state)
+    if not hand.flor_sung:
+        # RULES.md §5.3.3: the first flor cancels the envido (pending or settled) and closes it,
+        # so an envido phase is over; §5.3.2: every other holder in play sings next, in order.
+        queue = tuple(
+            seat
+            for step in range(1, state.players)
+            if hand.in_play(seat := (event.seat + step) % state.players) and holds_flor(hand, seat)
+        )
+        hand = replace(
+            hand,
+            envido_pending=False,
+            envido_points=None,
+            envido_winner=None,
+            envido_value=None,
+            phase_turn=None,
+        )
+    else:
+        queue = hand.flor_queue[1:]
+    sung = (*hand.flor_sung, event.seat)
+    contest = not queue and len({side_of(seat) for seat in sung}) == 2
+    # §5.3.4: both sides sang: the first flor stands as its side's call, for the other to answer.
+    flor = Flor(
+        sung=sung,
+        queue=queue,
+        calls=("flor",) if contest else (),
+        caller=sung[0] if contest else None,
+        pending=contest,
+    )
+    return _hand(state, hand, flor=flor)
+
+
+def _flor_called(state: State, event: ev.FlorCalled) -> State:
+    hand = _current(state)
+    flor = replace(hand.flor, calls=(*hand.flor.calls, event.call), caller=event.seat)
+    return _hand(state, hand, flor=flor)
+
+
+def _flor_settled(state: State, event: ev.FlorSettled) -> State:
+    hand = _current(state)
+    flor = replace(
+        hand.flor,
+        pending=False,
+        points=(event.winner, event.points),
+        winner=event.winner,
+        value=event.value,
+    )
+    return _hand(state, hand, flor=flor)
+
+
+def _duel_ended(state: State, event: ev.DuelEnded) -> State:
+    hand = _current(state)
+    assert hand.duels is not None
+    duels = replace(hand.duels, points=(*hand.duels.points, *event.points))
+    hand = replace(hand, duels=duels)
+    return replace(state, hand=hand, scores=event.scores, version=state.version + 1)
+
+
+def _duel_started(state: State, event: ev.DuelStarted) -> State:
+    """RULES.md §9: the next duel starts with a fresh truco, envido and flor, led by its mano."""
+    hand = _current(state)
+    plays = tuple(play for plays in (*hand.bazas, hand.baza) for play in plays)
+    mano = event.seats[0]
+    fresh = Hand(
+        number=hand.number,
+        dealer=hand.dealer,
+        mano=hand.mano,
+        dealt=hand.dealt,
+        held=hand.held,
+        to_play=mano,
+        phase_turn=mano if state.rules.envido_window == "before_first_card" else None,
+        duels=Duels(event.duel, (*hand.earlier_duels, plays), hand.duel_points),
+    )
+    return replace(state, hand=fresh, version=state.version + 1)
 
 
 def _baza_ended(state: State, event: ev.BazaEnded) -> State:
@@ -210,9 +299,14 @@ _APPLY: dict[type[ev.Event], Callable[[State, Any], State]] = {
     ev.EnvidoCalled: _envido_called,
     ev.EnvidoAccepted: _envido_accepted,
     ev.EnvidoRefused: _envido_refused,
+    ev.FlorSung: _flor_sung,
+    ev.FlorCalled: _flor_called,
+    ev.FlorSettled: _flor_settled,
     ev.Folded: _folded,
     ev.TurnTimedOut: _timed_out,
     ev.BazaEnded: _baza_ended,
+    ev.DuelEnded: _duel_ended,
+    ev.DuelStarted: _duel_started,
     ev.HandEnded: _hand_ended,
     ev.CamaEnded: _cama_ended,
     ev.MatchEnded: _match_ended,

@@ -7,16 +7,18 @@
 from __future__ import annotations
 
 from . import events as ev
-from .actions import CANONICAL, TRUCO_LEVEL, Action
+from .actions import CANONICAL, FLOR_CALLS, TRUCO_LEVEL, Action
 from .errors import IllegalAction
-from .evolve import evolve
+from .evolve import evolve, holds_flor
 from .rules import Rules
 from .scoring import (
     baza_outcome,
+    best_flor,
     envido_accepted_points,
     envido_refused_points,
     envido_step_allowed,
     envido_winner,
+    flor_contest_points,
     hand_winner,
     truco_points,
 )
@@ -36,6 +38,12 @@ REASONS = {
     "card_not_in_hand": "that card is not in the player's hand",
     "raise_not_allowed": "that call is not a legal step of its ladder now",
     "envido_closed": "the envido is closed for this player in this hand",
+    "not_in_duel": "in a pica-pica duel only its two players act",
+    "flor_off": "this game is played without the flor",
+    "flor_first": "a player who holds flor must sing it before anything else",
+    "flor_pending": "the flor round: the next holder must sing his flor first",
+    "no_flor": "only a holder sings flor, once; only those who sang answer the flor contest",
+    "no_flor_contest": "no flor contest is pending",
 }
 
 
@@ -44,6 +52,8 @@ def turn(state: State) -> int | None:
     hand = state.hand
     if state.match_over or hand is None or hand.over:
         return None
+    if hand.flor.queue:
+        return hand.flor.queue[0]  # RULES.md §5.3.2: the flor round
     caller = hand.pending_caller
     if caller is not None:
         return first_answerer(hand, caller, state.players)
@@ -53,19 +63,28 @@ def turn(state: State) -> int | None:
 
 
 def first_answerer(hand: Hand, caller: int, players: int) -> int:
+    """The first player of the other side after the caller who may answer: in play, and in the
+    flor contest one who sang flor (RULES.md §5, §5.3.4)."""
     for step in range(1, players):
         seat = (caller + step) % players
-        if side_of(seat) != side_of(caller) and seat not in hand.folded:
+        answers = side_of(seat) != side_of(caller) and hand.in_play(seat)
+        if answers and (not hand.flor_pending or seat in hand.flor_sung):
             return seat
     raise AssertionError("a side with no active player has already lost the hand")
+
+
+def owes_flor(rules: Rules, hand: Hand, seat: int) -> bool:
+    """RULES.md §5.3.1: a holder must sing his flor before any other action of his."""
+    return rules.flor and seat not in hand.flor_sung and holds_flor(hand, seat)
 
 
 def envido_open_for(rules: Rules, hand: Hand, seat: int) -> bool:
     """Whether the hand's first envido call is open to ``seat`` (RULES.md §5.2 envido window).
 
-    At most one envido per hand, and never after a truco has been accepted.
+    At most one envido per hand, never after a truco has been accepted, and never once a flor
+    has been sung (§5.3.3).
     """
-    if hand.envido_calls or hand.truco_level > 1:
+    if hand.envido_calls or hand.truco_level > 1 or hand.flor_sung:
         return False
     if rules.envido_window == "before_first_card":
         return hand.phase_turn is not None
@@ -83,8 +102,33 @@ def why_not(state: State, seat: int, action: Action) -> str | None:
         return "match_over"
     if hand is None or hand.over:
         return "hand_over"
+    if hand.duels is not None and not hand.in_play(seat) and seat not in hand.folded:
+        return "not_in_duel"
     if seat in hand.folded:
         return "player_folded"
+    if not state.rules.flor:  # no flor can be sung: the rules of §4-§6 alone
+        if action.type in FLOR_CALLS:
+            return "flor_off"
+        return _why_not_without_flor(state, hand, seat, action)
+    kind, flor = action.type, hand.flor
+    if flor.queue:  # §5.3.2: the round's next singer, and nothing else, meanwhile
+        if seat != flor.queue[0]:
+            return "flor_pending"
+        return None if kind == "flor" else "flor_first"
+    if kind == "flor":
+        return _why_not_sing(hand, seat)
+    if flor.pending:
+        return _why_not_answer_flor(hand, seat, action)
+    if action.is_flor_call:
+        return "no_flor_contest"
+    code = _why_not_without_flor(state, hand, seat, action)
+    if code is None and owes_flor(state.rules, hand, seat):
+        return "flor_first"  # §5.3.1: an unsung flor restricts its holder alone
+    return code
+
+
+def _why_not_without_flor(state: State, hand: Hand, seat: int, action: Action) -> str | None:
+    """The rules of §4-§6 for plays, truco and envido calls, answers, passes and folds."""
     kind = action.type
     caller = hand.pending_caller
     if caller is not None:
@@ -116,6 +160,44 @@ def why_not(state: State, seat: int, action: Action) -> str | None:
     if action.is_truco_call:
         return _why_not_call_truco(state.rules, hand, seat, action)
     return _why_not_open_envido(state.rules, hand, seat, action)
+
+
+def _why_not_sing(hand: Hand, seat: int) -> str | None:
+    """§5.3.1: a holder sings once, when he is first able to act (flor_off was checked first)."""
+    if seat in hand.flor_sung or not holds_flor(hand, seat):
+        return "no_flor"
+    return None if _able_to_act(hand, seat) else "not_your_turn"
+
+
+def _able_to_act(hand: Hand, seat: int) -> bool:
+    """Whether the turn is ``seat``'s, or his side's to answer, outside the flor (§5)."""
+    caller = hand.pending_caller
+    if caller is not None:
+        return side_of(seat) != side_of(caller)
+    if hand.phase_turn is not None:
+        return seat == hand.phase_turn
+    return seat == hand.to_play
+
+
+def _why_not_answer_flor(hand: Hand, seat: int, action: Action) -> str | None:
+    """§5.3.4-5: only a singer of the answering side answers; the raises of the table."""
+    assert hand.flor_caller is not None
+    if side_of(seat) == side_of(hand.flor_caller):
+        return "not_your_turn"
+    if seat not in hand.flor_sung:
+        return "no_flor"
+    calls, kind = hand.flor_calls, action.type
+    if kind == "quiero":
+        return None
+    if kind in ("no_quiero", "con_flor_me_achico", "contraflor", "contraflor_al_resto"):
+        allowed = {
+            "no_quiero": calls != ("flor",),  # a plain flor is not refused: one concedes it
+            "con_flor_me_achico": calls == ("flor",),
+            "contraflor": calls == ("flor",),
+            "contraflor_al_resto": calls[-1] != "contraflor_al_resto",
+        }[kind]
+        return None if allowed else "raise_not_allowed"
+    return "call_pending"
 
 
 def _why_not_call_truco(rules: Rules, hand: Hand, seat: int, action: Action) -> str | None:
@@ -164,14 +246,14 @@ def _why_not_open_envido(rules: Rules, hand: Hand, seat: int, action: Action) ->
 def may_act(state: State, seat: int) -> bool:
     """Whether ``seat`` has any legal action now (a cheap filter before trying each)."""
     hand = state.hand
-    if state.match_over or hand is None or hand.over or seat in hand.folded:
+    if state.match_over or hand is None or hand.over or not hand.in_play(seat):
         return False
-    caller = hand.pending_caller
-    if caller is not None:
-        return side_of(seat) != side_of(caller)
-    if hand.phase_turn is not None:
-        return seat == hand.phase_turn
-    return seat == hand.to_play
+    if hand.flor_queue:
+        return seat == hand.flor_queue[0]
+    if hand.flor_pending:
+        assert hand.flor_caller is not None
+        return seat in hand.flor_sung and side_of(seat) != side_of(hand.flor_caller)
+    return _able_to_act(hand, seat)
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
@@ -179,9 +261,15 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     if not 0 <= seat < state.players or not may_act(state, seat):
         return ()
     assert state.hand is not None
-    candidates = [Action("play", card=card) for card in state.hand.held[seat]]
-    candidates += [Action(kind) for kind in CANONICAL if kind != "play"]
-    return tuple(action for action in candidates if why_not(state, seat, action) is None)
+    plays = [Action("play", card=card) for card in state.hand.held[seat]]
+    # Without the flor option its actions are never legal (flor_off): they are not tried.
+    calls = _CALLS if state.rules.flor else _CALLS_WITHOUT_FLOR
+    return tuple(action for action in (*plays, *calls) if why_not(state, seat, action) is None)
+
+
+#: The candidate actions other than cards, built once (an ``Action`` is immutable).
+_CALLS = tuple(Action(kind) for kind in CANONICAL if kind != "play")
+_CALLS_WITHOUT_FLOR = tuple(action for action in _CALLS if action.type not in FLOR_CALLS)
 
 
 def decide(state: State, seat: int, action: Action) -> tuple[ev.Event, ...]:
@@ -203,6 +291,12 @@ def _primary(state: State, hand: Hand, seat: int, action: Action) -> ev.Event:
     if kind == "play":
         assert action.card is not None
         return ev.CardPlayed(seat, action.card)
+    if kind == "flor":
+        return ev.FlorSung(seat)
+    if kind in ("contraflor", "contraflor_al_resto"):
+        return ev.FlorCalled(seat, kind)
+    if hand.flor_pending:
+        return _flor_answer(state, hand, seat, kind)
     if kind == "paso":
         return ev.EnvidoPassed(seat)
     if kind == "mazo":
@@ -230,8 +324,8 @@ def _fold_ends_side(state: State, hand: Hand, seat: int) -> bool:
     Only such a fold can cost the ``mazo_envido_penalty``: with ``partner_continues`` a partner
     still in the hand can yet call the envido, so the earlier folds of his side cost nothing.
     """
-    if state.rules.mazo_team == "side_concedes":
-        return True
+    if state.rules.mazo_team == "side_concedes" or hand.duel is not None:
+        return True  # in a pica-pica duel every fold ends the duel (§9)
     partners = (s for s in range(state.players) if s != seat and side_of(s) == side_of(seat))
     return all(partner in hand.folded for partner in partners)
 
@@ -241,11 +335,29 @@ def _envido_answer(state: State, hand: Hand, seat: int, accepted: bool) -> ev.Ev
         assert hand.envido_caller is not None
         points = envido_refused_points(hand.envido_calls)
         return ev.EnvidoRefused(seat, side_of(hand.envido_caller), points)
-    # §5.2: a player who has folded no longer counts for an envido settled after his fold.
-    counted = [seat for seat in range(state.players) if seat not in hand.folded]
-    winner, value = envido_winner(hand.dealt, hand.mano, counted)
+    # §5.2: a player who has folded no longer counts for an envido settled after his fold; in a
+    # pica-pica duel only the duelists count, and ties go to the duel's mano (§9).
+    counted = [seat for seat in range(state.players) if hand.in_play(seat)]
+    winner, value = envido_winner(hand.dealt, hand.current_mano, counted)
     points = envido_accepted_points(hand.envido_calls, state.rules, state.scores, winner)
     return ev.EnvidoAccepted(seat, winner, value, points)
+
+
+def _flor_answer(state: State, hand: Hand, seat: int, kind: str) -> ev.FlorSettled:
+    """§5.3.5: the contest's table; a refused bet pays the contest without its last call."""
+    sung, calls = hand.flor_sung, hand.flor_calls
+    resto = state.rules.target - max(state.scores)
+    if kind == "con_flor_me_achico":
+        first = side_of(sung[0])
+        points = 3 * sum(1 for singer in sung if side_of(singer) == first)
+        return ev.FlorSettled(seat, kind, first, None, points)
+    if kind == "no_quiero":
+        assert hand.flor_caller is not None
+        points = flor_contest_points(calls[:-1], len(sung), resto)
+        return ev.FlorSettled(seat, kind, side_of(hand.flor_caller), None, points)
+    best, value = best_flor(hand.dealt, hand.current_mano, sung)
+    points = flor_contest_points(calls, len(sung), resto)
+    return ev.FlorSettled(seat, kind, side_of(best), value, points)
 
 
 def _aftermath(state: State, last: ev.Event) -> ev.Event | None:
@@ -254,8 +366,11 @@ def _aftermath(state: State, last: ev.Event) -> ev.Event | None:
     assert hand is not None
     if isinstance(last, ev.CardPlayed | ev.Folded):
         return _after_card_or_fold(state, hand)
+    if isinstance(last, ev.FlorSung) and not hand.flor_queue and not hand.flor_pending:
+        # §5.3.4: only one side sang: 3 for each of its flores.
+        return ev.FlorSettled(None, "unopposed", side_of(last.seat), None, 3 * len(hand.flor_sung))
     if isinstance(last, ev.BazaEnded):
-        mano_side = side_of(hand.mano)
+        mano_side = side_of(hand.current_mano)
         winner = hand_winner(hand.results, mano_side, state.rules.first_parda)
         return None if winner is None else _hand_ended(state, hand, winner, "bazas")
     if isinstance(last, ev.TrucoRefused):
@@ -267,6 +382,13 @@ def _aftermath(state: State, last: ev.Event) -> ev.Event | None:
         if state.scores[side] + points >= state.rules.target:
             return _hand_ended(state, hand, None, "envido_target")
         return None
+    if isinstance(last, ev.FlorSettled):
+        # §5.3.6: so do the flor points.
+        if state.scores[last.winner] + last.points >= state.rules.target:
+            return _hand_ended(state, hand, None, "flor_target")
+        return None
+    if isinstance(last, ev.DuelEnded):
+        return _after_duel(state, hand, last)
     if isinstance(last, ev.HandEnded):
         return _cama_ended(state)
     if isinstance(last, ev.CamaEnded) and state.camas[last.winner] >= state.rules.camas_to_win:
@@ -274,8 +396,16 @@ def _aftermath(state: State, last: ev.Event) -> ev.Event | None:
     return None
 
 
+def _after_duel(state: State, hand: Hand, last: ev.DuelEnded) -> ev.Event:
+    """RULES.md §9: the next duel, or the hand's end after duel 2 or once a side has the target."""
+    if last.duel == 2 or max(state.scores) >= state.rules.target:
+        return ev.HandEnded(hand.number, None, "duels", (), state.scores)
+    mano = (hand.mano + last.duel + 1) % state.players
+    return ev.DuelStarted(last.duel + 1, (mano, (mano + 3) % state.players))
+
+
 def _after_card_or_fold(state: State, hand: Hand) -> ev.Event | None:
-    active = [seat for seat in range(state.players) if seat not in hand.folded]
+    active = [seat for seat in range(state.players) if hand.in_play(seat)]
     for side in (0, 1):
         if all(side_of(seat) != side for seat in active):
             return _hand_ended(state, hand, 1 - side, "mazo")  # a whole side has folded
@@ -289,8 +419,9 @@ def _after_card_or_fold(state: State, hand: Hand) -> ev.Event | None:
 
 def _hand_ended(
     state: State, hand: Hand, winner: int | None, reason: str, truco_value: int | None = None
-) -> ev.HandEnded:
-    """§7: envido points first, then truco points; capped at the target; later points ignored."""
+) -> ev.HandEnded | ev.DuelEnded:
+    """§7: flor or envido points first, then truco points; capped at the target; later points
+    ignored. A pica-pica duel is scored the same way when it ends (§9)."""
     assert reason in ev.HAND_END_REASONS, reason  # the API's enum of reasons is this table
     target = state.rules.target
     scores = list(state.scores)
@@ -301,7 +432,9 @@ def _hand_ended(
             scores[side] = min(target, scores[side] + amount)
             points.append((kind, side, amount))
 
-    if hand.envido_points is not None:
+    if hand.flor_points is not None:
+        score("flor", *hand.flor_points)
+    if hand.envido_points is not None:  # never with a flor sung: it voids the envido (§5.3.3)
         score("envido", *hand.envido_points)
     if winner is not None:
         if truco_value is None:
@@ -309,6 +442,8 @@ def _hand_ended(
         score("truco", winner, truco_value)
     for side in (0, 1):
         score("mazo_penalty", side, hand.penalty[side])
+    if hand.duel is not None:
+        return ev.DuelEnded(hand.duel, winner, reason, tuple(points), (scores[0], scores[1]))
     return ev.HandEnded(hand.number, winner, reason, tuple(points), (scores[0], scores[1]))
 
 

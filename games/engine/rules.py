@@ -18,6 +18,7 @@ FALTA_MODES = ("malas_buenas", "cama")
 TRUCO_TOPS = ("vale_cuatro", "joc_fora")
 MAZO_TEAMS = ("side_concedes", "partner_continues")
 DECK_NAMES = ("spanish40", "valencian22")
+PLAYER_COUNTS = (2, 4, 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Rules:
     truco_top: str
     mazo_team: str
     mazo_envido_penalty: bool
+    flor: bool  # RULES.md §5.3, off in every preset
+    pica_pica: bool  # RULES.md §9, 6 players only, off in every preset
 
     @property
     def truco_top_level(self) -> int:
@@ -68,6 +71,8 @@ _VALENCIANO = Rules(
     truco_top="joc_fora",
     mazo_team="partner_continues",
     mazo_envido_penalty=False,
+    flor=False,
+    pica_pica=False,
 )
 _ARGENTINO = Rules(
     preset="argentino",
@@ -83,6 +88,8 @@ _ARGENTINO = Rules(
     truco_top="vale_cuatro",
     mazo_team="side_concedes",
     mazo_envido_penalty=False,
+    flor=False,
+    pica_pica=False,
 )
 _ARGENTINO_CLASICO = replace(
     _ARGENTINO,
@@ -99,7 +106,7 @@ PRESETS: dict[str, Rules] = {
 
 _CHOICES: dict[str, tuple[object, ...]] = {
     "deck": DECK_NAMES,
-    "players": (2, 4),
+    "players": PLAYER_COUNTS,
     "first_parda": FIRST_PARDA,
     "envido_window": ENVIDO_WINDOWS,
     "envido_raise": ENVIDO_RAISES,
@@ -107,6 +114,8 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "truco_top": TRUCO_TOPS,
     "mazo_team": MAZO_TEAMS,
     "mazo_envido_penalty": (True, False),
+    "flor": (True, False),
+    "pica_pica": (True, False),
 }
 #: The integer options' ranges, both ends included (RULES.md §2).
 OPTION_BOUNDS: dict[str, tuple[int, int]] = {
@@ -114,6 +123,8 @@ OPTION_BOUNDS: dict[str, tuple[int, int]] = {
     "buenas_from": (2, 60),
     "camas_to_win": (1, 5),
 }
+#: The codes of options each valid alone that the rules refuse together (RULES.md §2).
+REFUSED_TOGETHER = ("buenas_above_target", "flor_with_valencian22", "pica_pica_without_six")
 #: Every option's closed set of values; the API's contract is generated from these two tables.
 OPTION_CHOICES: Mapping[str, tuple[object, ...]] = _CHOICES
 _OPTION_NAMES = tuple(field.name for field in fields(Rules) if field.name != "preset")
@@ -141,6 +152,17 @@ def resolve_rules(preset: str, overrides: Mapping[str, Any] | None = None) -> Ru
             f"buenas_from must lie between 2 and target ({rules.target})",
             "buenas_above_target",
             option="buenas_from",
+        )
+    # RULES.md §2: the two combinations that are rejected.
+    if rules.flor and rules.deck == "valencian22":
+        raise InvalidRules(
+            "flor is a rule of the 40-card deck: it cannot be played with valencian22",
+            "flor_with_valencian22",
+            option="flor",
+        )
+    if rules.pica_pica and rules.players != 6:
+        raise InvalidRules(
+            "pica_pica is only for games of 6 players", "pica_pica_without_six", option="pica_pica"
         )
     return rules
 

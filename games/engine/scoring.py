@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import TRUCO_RANK, envido_of
+from .cards import TRUCO_RANK, envido_of, flor_of
 from .events import PARDA, BazaResult
 from .rules import Rules
 from .state import side_of
@@ -98,6 +98,23 @@ def envido_winner(
             if value > best_value:
                 best_seat, best_value = seat, value
     return side_of(best_seat), best_value
+
+
+def best_flor(dealt: Sequence[Sequence[str]], mano: int, sung: Sequence[int]) -> tuple[int, int]:
+    """(seat, value) of the best flor sung; a tie goes to the singer nearest the mano (§5.3.5)."""
+    players = len(dealt)
+    order = sorted(sung, key=lambda seat: (seat - mano) % players)
+    values = {seat: flor_of(dealt[seat]) or 0 for seat in order}
+    best = max(order, key=lambda seat: values[seat])  # max keeps the first of equals
+    return best, values[best]
+
+
+def flor_contest_points(calls: Sequence[str], flores: int, resto: int) -> int:
+    """RULES.md §5.3.5, accepted: 3 per flor sung, + 3 with a contraflor; a contraflor al resto is
+    the resto (what the leader lacks) + 3 per flor."""
+    if calls[-1] == "contraflor_al_resto":
+        return resto + 3 * flores
+    return 3 * flores + (3 if "contraflor" in calls else 0)
 
 
 def truco_points(level: int, rules: Rules, winner_score: int) -> int:

@@ -2,7 +2,8 @@
 
 Every output of the server goes through here or through ``redact``: a view holds the viewer's own
 cards, every card played face up, scores, the pending call and the viewer's legal actions; never
-another player's unplayed cards, the deck order, or a losing envido value.
+another player's unplayed cards, the deck order, a losing envido or flor value, or whether another
+player holds a flor he has not sung yet (only the flor round's next singer shows, as ``turn``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from . import events as ev
 from .actions import TRUCO_CALLS
-from .cards import envido_of
+from .cards import envido_of, flor_of
 from .referee import legal_actions, turn
 from .rules import Rules
 from .state import Hand, State, side_of
@@ -45,13 +46,22 @@ def _rules_json(rules: Rules) -> dict[str, Any]:
 
 
 def _hand_view(state: State, hand: Hand, seat: int | None) -> dict[str, Any]:
+    my_flor = None
+    if seat is not None and state.rules.flor:
+        my_flor = flor_of(hand.dealt[seat])
+    duelists = hand.duelists
     return {
         "number": hand.number,
         "dealer": hand.dealer,
         "mano": hand.mano,
         "over": hand.over,
+        "kind": hand.kind,
+        "duel": hand.duel,  # RULES.md §9: the duel in progress (the last once the hand is over)
+        "duelists": None if duelists is None else list(duelists),
+        "earlier_duels": [_plays(plays) for plays in hand.earlier_duels],
         "my_cards": None if seat is None else list(hand.held[seat]),
         "my_envido": None if seat is None else envido_of(hand.dealt[seat]),
+        "my_flor": my_flor,  # his own, with flor on; never anyone else's
         "cards_left": [len(cards) for cards in hand.held],
         "bazas": [_plays(plays) for plays in hand.bazas],
         "baza": _plays(hand.baza),
@@ -66,6 +76,14 @@ def _hand_view(state: State, hand: Hand, seat: int | None) -> dict[str, Any]:
             "value": hand.envido_value,  # the winning value only, as the referee announces it
             "points": None if hand.envido_points is None else list(hand.envido_points),
         },
+        "flor": {
+            "sung": list(hand.flor_sung),
+            "round": bool(hand.flor_queue),  # holders are still singing (the turn's is next)
+            "calls": list(hand.flor_calls),
+            "winner": hand.flor_winner,
+            "value": hand.flor_value,  # the winning value only, when the flores were compared
+            "points": None if hand.flor_points is None else list(hand.flor_points),
+        },
     }
 
 
@@ -77,7 +95,9 @@ def _pending(hand: Hand, players: int) -> dict[str, Any] | None:
     caller = hand.pending_caller
     if caller is None:
         return None
-    if hand.envido_pending:
+    if hand.flor_pending:
+        call = hand.flor_calls[-1]
+    elif hand.envido_pending:
         call = hand.envido_calls[-1]
     else:
         assert hand.truco_call is not None

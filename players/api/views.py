@@ -399,7 +399,7 @@ _UNKNOWN_POOL = problem_example(
     "Unknown pool",
     404,
     "not_found",
-    "No leaderboard for bisca/3v3: see the family and size values.",
+    "No leaderboard for bisca/4v4: see the family and size values.",
 )
 _UNKNOWN_FAMILY = invalid_request_example(
     "Unknown family",
@@ -425,7 +425,7 @@ def _choice(
 
 
 _FAMILY = "A family of rules; both argentino presets share one pool."
-_SIZE = "Table size: 1v1 or 2v2 (pairs)."
+_SIZE = "Table size: 1v1, 2v2 (pairs) or 3v3."
 _RATED_AT = "2026-05-01T20:30:00Z"
 _PLAYER = {"id": 7, "username": "pep", "display_name": "Pep"}
 

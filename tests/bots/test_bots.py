@@ -1,5 +1,5 @@
-"""The bots (games/bots): legal actions only, blind to hidden cards, consistent determinizations,
-reproducible from a seed. No database: the bots are pure Python over the engine."""
+"""The bots (games/bots): legal actions only, blind to hidden cards, reproducible from a seed;
+``strong``'s strategy file, its training and its mixing. No database: pure Python."""
 
 from __future__ import annotations
 
@@ -14,11 +14,18 @@ import pytest
 
 from games import bots
 from games import engine as E
-from games.bots import basic, strong
-from games.bots.determinize import Knowledge, determinize, model_fit, rebuild
-from games.engine.events import EnvidoAccepted
+from games.bots import basic, strong, styles, train_strong
 
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
+#: The flor (RULES.md §5.3) and six-player tables with and without pica-pica (§9), in short
+#: matches, for every level: (preset, players, options).
+FEATURE_TABLES = [
+    ("argentino", 2, {"flor": True}),
+    ("argentino_clasico", 4, {"flor": True}),
+    ("valenciano", 6, {}),
+    ("argentino", 6, {"pica_pica": True, "flor": True}),
+    ("argentino_clasico", 6, {"pica_pica": True}),
+]
 
 
 @dataclass(frozen=True)
@@ -29,7 +36,6 @@ class Decision:
     seat: int
     view: dict[str, Any]
     history: list[dict[str, Any]]
-    all_basic: bool = False  # every seat of the match played basic, without timeouts
 
 
 def card_strings(data: Any) -> set[str]:
@@ -50,12 +56,12 @@ def check_blind(state: E.State, seat: int, view: dict[str, Any], history: list[A
         assert all(cards is None for other, cards in enumerate(hands) if other != seat)
 
 
-def checked(level: str, **budget: Any) -> bots.Player:
-    """A ``level`` bot whose every answer must be one of its view's legal actions."""
+def checked(level: str) -> bots.Player:
+    """A ``level`` bot (or style) whose every answer must be one of its view's legal actions."""
 
     def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> Any:
-        if level == "strong" and budget:
-            action = strong.choose(view, history, rng, **budget)
+        if level in styles.STYLES:
+            action = styles.choose(level, view, rng)
         else:
             action = bots.choose(level, view, history, rng)
         assert isinstance(action, E.Action)
@@ -75,9 +81,13 @@ def sometimes_times_out(player: bots.Player, share: float) -> bots.Player:
 
 
 def play(
-    preset: str, players: int, seats: list[bots.Player], seed: int
+    preset: str,
+    players: int,
+    seats: list[bots.Player],
+    seed: int,
+    options: dict[str, Any] | None = None,
 ) -> tuple[E.State, list[Decision]]:
-    rules = E.resolve_rules(preset, {"players": players})
+    rules = E.resolve_rules(preset, {"players": players, **(options or {})})
     decisions: list[Decision] = []
 
     def watch(state: E.State, seat: int, view: dict[str, Any], history: list[Any]) -> None:
@@ -94,10 +104,7 @@ def decisions(preset: str, players: int) -> list[Decision]:
     """Decision points of basic-vs-basic matches (one with timeouts) and a random match."""
     found: list[Decision] = []
     for seed in range(2):
-        found += [
-            replace(decision, all_basic=True)
-            for decision in play(preset, players, [checked("basic")] * players, seed)[1]
-        ]
+        found += play(preset, players, [checked("basic")] * players, seed)[1]
     timing_out = sometimes_times_out(checked("basic"), 0.1)
     found += play(preset, players, [timing_out, checked("random")] * (players // 2), 7)[1]
     return found
@@ -111,20 +118,33 @@ def test_random_and_basic_act_legally_and_blind(preset: str, players: int, level
         play(preset, players, [checked("random"), checked(level)] * (players // 2), seed)
 
 
-@pytest.mark.parametrize(("preset", "players"), TABLES)
-def test_strong_acts_legally_and_blind(preset: str, players: int) -> None:
-    # A small budget: the search is the same, only its sample is smaller.
-    seats = [checked("strong", samples=2), checked("basic")] * (players // 2)
-    play(preset, players, seats, 11)
-    fixed = checked("strong", samples=1, opponents="random", infer=False)
-    play(preset, players, [checked("random"), fixed] * (players // 2), 12)
+@pytest.mark.parametrize(("preset", "players", "options"), FEATURE_TABLES)
+@pytest.mark.parametrize("level", bots.LEVELS)
+def test_every_level_plays_flor_and_six_player_tables_legally_and_blind(
+    preset: str, players: int, options: dict[str, Any], level: str
+) -> None:
+    short = {**options, "target": 12, "buenas_from": 7, "camas_to_win": 1}
+    for seed in range(2):
+        seats = [checked(level), checked("random")] * (players // 2)
+        play(preset, players, seats, seed, short)
+        play(preset, players, seats[::-1], seed, short)
 
 
-def test_the_default_strong_budget_decides_legally() -> None:
-    for preset, players in TABLES:
-        for decision in decisions(preset, players)[:60:10]:
-            action = bots.choose("strong", decision.view, decision.history, random.Random(1))
-            assert action in E.legal_actions(decision.state, decision.seat)
+def test_basic_sings_its_flor_and_answers_the_contest_by_its_value() -> None:
+    """RULES.md §5.3: a flor is sung when due; 35 raises to contraflor al resto, 26 concedes."""
+    rules = E.resolve_rules("argentino_clasico", {"flor": True})
+    state = E.start(E.start_match(rules))
+    state = E.evolve(state, E.deal_hands(state, [["7O", "12O", "10O"], ["4B", "5B", "6B"]]))
+    view = E.view_for(state, 0)
+    assert basic.choose(view) == E.Action("flor")
+    for event in E.decide(state, 0, E.Action("flor")):
+        state = E.evolve(state, event)
+    for event in E.decide(state, 1, E.Action("flor")):
+        state = E.evolve(state, event)
+    assert basic.choose(E.view_for(state, 1)) == E.Action("contraflor_al_resto")
+    for event in E.decide(state, 1, E.Action("contraflor_al_resto")):
+        state = E.evolve(state, event)
+    assert basic.choose(E.view_for(state, 0)) == E.Action("no_quiero")  # 27 does not hold
 
 
 def test_basic_is_a_function_of_the_view() -> None:
@@ -135,147 +155,124 @@ def test_basic_is_a_function_of_the_view() -> None:
 
 
 @pytest.mark.parametrize(("preset", "players"), TABLES)
-def test_determinized_states_are_consistent(preset: str, players: int) -> None:
+@pytest.mark.parametrize("other", ["basic", "random", *styles.STYLES])
+def test_strong_and_the_styles_act_legally_and_blind(preset: str, players: int, other: str) -> None:
+    play(preset, players, [checked("strong"), checked(other)] * (players // 2), 11)
+    play(preset, players, [checked(other), checked("strong")] * (players // 2), 12)
+
+
+def test_strong_reads_nothing_but_its_view() -> None:
+    """No history, no other seat: the same view and the same seed give the same action."""
+    for preset, players in TABLES:
+        for decision in decisions(preset, players)[:80:4]:
+            first = strong.choose(decision.view, decision.history, random.Random(3))
+            assert strong.choose(decision.view, [], random.Random(3)) == first
+
+
+def test_the_strategy_file_loads_and_fits_the_abstraction() -> None:
+    assert strong.POLICY_PATH.stat().st_size < 5_000_000
+    policy = strong.load_policy()
+    assert len(policy) > 500
+    for key, weights in policy.items():
+        actions = key.rsplit("|", 1)[1].split(",")
+        assert len(actions) == len(weights) >= 2
+        assert set(actions) <= {*strong.KNOWN, strong.NO_ENVIDO}
+        assert all(isinstance(w, int) and w >= 0 for w in weights) and sum(weights) > 0
+
+
+def test_the_strategy_covers_most_decisions() -> None:
+    """Most decisions with a choice of calls are in the file (the rest fall back to basic)."""
+    policy = strong.load_policy()
+    asked = found = 0
+    for preset, players in TABLES:
+        for decision in decisions(preset, players):
+            infoset = strong.infoset(decision.view)
+            if infoset is not None and len(infoset[1]) > 1:
+                asked += 1
+                found += infoset[0] in policy
+    assert asked > 500 and found / asked > 0.8, (found, asked)
+
+
+def test_a_tiny_training_run_reproduces() -> None:
+    first = train_strong.train(12, seed=5)
+    assert train_strong.train(12, seed=5) == first
+    assert train_strong.train(12, seed=6) != first
+    assert first["strategies"] == {}  # no key reaches MIN_VISITS in 12 hands
+    tables = train_strong.Tables()
     rng = random.Random(5)
-    for decision in decisions(preset, players)[::2]:
-        state, seat, view, history = decision.state, decision.seat, decision.view, decision.history
-        hand = state.hand
-        assert hand is not None
-        # The true deal rebuilds the true state, event for event.
-        assert rebuild(view, history, hand.dealt) == state
-        knowledge = Knowledge.of(view, history, models=everyone_basic(seat, players))
-        assert knowledge.consistent(hand.dealt)
-        for sample in determinize(view, history, rng, 2, everyone_basic(seat, players)):
-            check_sample(state, seat, view, sample)
-            assert sample == rebuild(view, history, sample.hand.dealt)  # type: ignore[union-attr]
-            assert knowledge.consistent(sample.hand.dealt)  # type: ignore[union-attr]
+    state = train_strong.fresh_hand(E.PRESETS["argentino"], rng)
+    train_strong.walk(state, 0, 1, tables, rng)
+    assert tables.regrets and all(min(r) >= 0.0 for r in tables.regrets.values())
 
 
-def everyone_basic(seat: int, players: int) -> dict[int, Any]:
-    return {other: basic.choose for other in range(players) if other != seat}
+def test_the_strategy_mixes_where_the_game_calls_for_it() -> None:
+    """It bluffs with weak hands and does not always raise with strong ones (module docstring)."""
+    policy = strong.load_policy()
 
+    def share(key: str, action: str) -> float:
+        actions = key.rsplit("|", 1)[1].split(",")
+        return policy[key][actions.index(action)] / sum(policy[key])
 
-def check_sample(state: E.State, seat: int, view: dict[str, Any], sample: E.State) -> None:
-    hand, guess = state.hand, sample.hand
-    assert hand is not None and guess is not None
-    # Own cards and every played card stay where they were.
-    assert guess.dealt[seat] == hand.dealt[seat] and guess.held[seat] == hand.held[seat]
-    assert (guess.bazas, guess.baza, guess.results) == (hand.bazas, hand.baza, hand.results)
-    # The unseen cards go to the other seats, each holding as many as it really does.
-    deck = E.DECKS[state.rules.deck]
-    dealt = [card for cards in guess.dealt for card in cards]
-    assert len(dealt) == len(set(dealt)) == 3 * state.players and set(dealt) <= set(deck)
-    played = {card for plays in (*hand.bazas, hand.baza) for _, card in plays}
-    for other in range(state.players):
-        assert len(guess.held[other]) == len(hand.held[other])
-        assert set(guess.dealt[other]) - set(guess.held[other]) == (
-            set(hand.dealt[other]) - set(hand.held[other])
-        )
-        if other != seat:
-            assert not set(guess.held[other]) & (played | set(hand.dealt[seat]))
-    # The seat can do in the sample exactly what it can do in the game.
-    assert E.legal_actions(sample, seat) == E.legal_actions(state, seat)
-    assert [action.to_json() for action in E.legal_actions(sample, seat)] == view["legal_actions"]
-    assert E.view_for(sample, seat) == view
-    assert sample.scores == state.scores and sample.camas == state.camas
-
-
-def test_the_other_seats_model_explains_what_they_did() -> None:
-    """In basic-vs-basic matches, basic with the true cards makes the moves that were made."""
-    checked_some = 0
-    for preset, players in TABLES:
-        for decision in decisions(preset, players):
-            if not decision.all_basic:
-                continue
-            hand = decision.state.hand
-            assert hand is not None
-            knowledge = Knowledge.of(decision.view, decision.history)
-            models = everyone_basic(decision.seat, players)
-            assert knowledge.explains(hand.dealt, models)
-            checked_some += 1
-    assert checked_some > 100
-
-
-def test_model_fit_reads_revealed_hands() -> None:
-    """basic explains basic's revealed hands; a random player's, seldom."""
-    for preset, players in TABLES:
-        fits = [
-            model_fit(decision.view, decision.history, basic.choose)
-            for decision in decisions(preset, players)
-            if decision.all_basic
-        ]
-        assert min(fits) >= 0 and max(fits) > 10
-    lone = [  # the basic seats of the match against random players
-        model_fit(decision.view, decision.history, basic.choose)
-        for decision in decisions("argentino", 2)
-        if not decision.all_basic and decision.seat == 0
-    ]
-    assert min(lone) < -strong.PRIOR
-
-
-def test_envido_announcements_constrain_the_deals() -> None:
-    seen = 0
-    rng = random.Random(3)
-    for preset, players in TABLES:
-        for decision in decisions(preset, players):
-            knowledge = Knowledge.of(decision.view, decision.history)
-            if knowledge.envido is None:
-                continue
-            seen += 1
-            winner, value, counted = knowledge.envido
-            for _ in range(3):
-                dealt = knowledge.sample(rng)
-                best = [E.envido_of(dealt[seat]) for seat in counted if E.side_of(seat) == winner]
-                assert max(best) == value
-    assert seen > 20
+    truco = [key for key in policy if key.startswith("T|") and key.endswith("|play,up")]
+    weak = [key for key in truco if "|t0|" in key or "|t1|" in key]
+    assert any(0.05 < share(key, "up") < 0.95 for key in weak)  # a truco bluff
+    envido_open = [key for key in policy if key.startswith("O")]
     assert any(
-        isinstance(event, EnvidoAccepted)
-        for event in (E.event_from_json(data) for data in decisions("argentino", 2)[-1].history)
-    )
+        0.05 < share(key, strong.NO_ENVIDO) < 0.95
+        for key in envido_open
+        if "|e0|" in key or "|e1|" in key
+    )  # an envido bluff
+    assert any(0.05 < share(key, "play") < 0.95 for key in truco if "|t7|" in key)  # slow play
+    # And the bot samples: the same view, different seeds, different actions.
+    mixed = 0
+    for decision in decisions("argentino", 2):
+        infoset = strong.infoset(decision.view)
+        if infoset is None or infoset[0] not in policy:
+            continue
+        weights = policy[infoset[0]]
+        if min(weights) >= 100:
+            picks = {strong.choose(decision.view, [], random.Random(seed)) for seed in range(40)}
+            mixed += len(picks) > 1
+    assert mixed > 0
 
 
-def test_strong_is_reproducible_from_a_seed() -> None:
-    for preset, players in (("valenciano", 2), ("argentino", 4)):
-        for decision in decisions(preset, players)[:30:3]:
-            args = (decision.view, decision.history)
-            first = strong.choose(*args, random.Random(9), samples=4)
-            assert strong.choose(*args, random.Random(9), samples=4) == first
-    seats = [checked("strong", samples=2), checked("basic")]
-    first = bots.play_match(E.PRESETS["argentino"], seats, random.Random(4))[1]
-    assert bots.play_match(E.PRESETS["argentino"], seats, random.Random(4))[1] == first
-
-
-def test_strong_takes_a_sure_point_and_refuses_a_sure_loss() -> None:
-    """argentino, 2 players: seat 0 holds the top cards; every deal is consistent with that."""
+def test_strong_never_refuses_a_call_whose_refusal_loses_the_cama() -> None:
+    """argentino, 2 players, 29-28: a refused truco would give the caller the cama."""
     rules = E.PRESETS["argentino"]
-    events: list[E.Event] = [E.start_match(rules)]
-    state = E.replay(events)
-    hands = [["1E", "1B", "7E"], ["4C", "5O", "6B"]]
-    deal = E.deal_hands(state, hands)
-    state = E.evolve(state, deal)
-    events.append(deal)
-    for seat, name in ((0, "paso"), (1, "paso")):
+    state = E.start(E.start_match(rules))
+    state = replace(state, scores=(29, 28))
+    state = E.evolve(state, E.deal_hands(state, [["1E", "1B", "7E"], ["4C", "5O", "6B"]]))
+    for seat, name in ((0, "paso"), (1, "paso"), (0, "truco")):  # seat 0 is the mano
         for event in E.decide(state, seat, E.Action(name)):
             state = E.evolve(state, event)
-            events.append(event)
-    history = [E.redact(event, 0) for event in events]
-    action = strong.choose(E.view_for(state, 0), history, random.Random(1))
-    assert action == E.Action("truco")  # it cannot lose the hand: a call only adds points
-    for event in E.decide(state, 0, action):
-        state = E.evolve(state, event)
-        events.append(event)
-    history = [E.redact(event, 1) for event in events]
     view = E.view_for(state, 1)
-    assert strong.choose(view, history, random.Random(1)) == E.Action("no_quiero")
+    assert strong.refusal_loses(view)
+    picks = {strong.choose(view, [], random.Random(seed)).type for seed in range(60)}
+    assert "no_quiero" not in picks
 
 
-def test_strong_without_the_hand_in_its_history_plays_basic() -> None:
-    for decision in decisions("argentino_clasico", 2)[:20]:
-        view = decision.view
-        assert strong.choose(view, [], random.Random(1)) == basic.choose(view)
-        stale = decision.history[: max(1, len(decision.history) - 1)]
-        action = strong.choose(view, stale, random.Random(1))
-        assert action.to_json() in view["legal_actions"]
+def test_a_big_falta_is_accepted_only_with_a_top_envido() -> None:
+    """argentino, 2 players, 0-0: a falta is worth 15; a 28 refuses it (the learned strategy alone
+    would mostly accept), a 32 never does."""
+    rules = E.PRESETS["argentino"]
+    for answer, refused in ((["7O", "1O", "2C"], True), (["7O", "5O", "2C"], False)):
+        state = E.start(E.start_match(rules))
+        state = E.evolve(state, E.deal_hands(state, [["7E", "6E", "1B"], answer]))
+        for event in E.decide(state, 0, E.Action("falta_envido")):  # seat 0 is the mano
+            state = E.evolve(state, event)
+        view = E.view_for(state, 1)
+        assert strong.falta_size(view) == 2
+        picks = {strong.choose(view, [], random.Random(seed)).type for seed in range(40)}
+        assert picks == {"no_quiero"} if refused else "no_quiero" not in picks
+
+
+def test_strong_falls_back_to_basic_outside_its_abstraction() -> None:
+    """A decision it has no abstraction for (here a made-up call) is basic's, not a crash."""
+    for decision in decisions("argentino", 4)[:30]:
+        view = {**decision.view, "legal_actions": [*decision.view["legal_actions"], {"type": "x"}]}
+        if len(decision.view["legal_actions"]) > 1:
+            assert strong.infoset(view) is None
+            assert strong.choose(view, [], random.Random(1)) == basic.choose(view)
 
 
 def test_unknown_level_is_refused() -> None:

@@ -28,6 +28,9 @@ from tests.browser.pages import (
 
 #: TRUC_SCREENSHOTS=DIR saves the table at desktop and phone sizes there (the README's).
 SCREENSHOTS = os.environ.get("TRUC_SCREENSHOTS")
+#: The default run plays quick matches (one cama to 6); TRUC_BROWSER_PROFILE=full plays the
+#: presets' own length (minutes each: valenciano is two camas to 24).
+LENGTH = "full" if os.environ.get("TRUC_BROWSER_PROFILE") == "full" else "quick"
 
 
 def phone_and_desktop(driver: Any, api: Any, game_id: str) -> None:
@@ -51,13 +54,14 @@ def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
     driver = browsers()
     api = sign_up(driver, unique_name("ana"))
     assert "ana" in driver.find_element(By.ID, "who").text
-    fill_form(driver, "new-bots", preset="valenciano", players=2, level="basic", length="quick")
+    fill_form(driver, "new-bots", preset="valenciano", players=2, level="basic", length=LENGTH)
     game_id = game_id_of(driver)
     view, page, moves = play_to_end(
         driver,
         api,
         game_id,
         random.Random(17),
+        max_moves=400 if LENGTH == "quick" else 2000,
         between=lambda moves, view: moves == 2 and phone_and_desktop(driver, api, game_id),
     )
     assert view["status"] == "finished" and moves > 0
@@ -82,7 +86,7 @@ def test_a_four_player_argentino_match_with_three_bots_in_the_browsers_language(
     api = sign_up(driver, unique_name("beto"))
     # The browser asks for Spanish: the labels are Spanish; the calls are argentino's words.
     assert driver.find_element(By.ID, "logout").text == "Salir"
-    fill_form(driver, "new-bots", preset="argentino", players=4, level="basic", length="quick")
+    fill_form(driver, "new-bots", preset="argentino", players=4, level="basic", length=LENGTH)
     game_id = game_id_of(driver)
     seats = wait_for(lambda: (snapshot(driver) or {}).get("seats"), what="the seats")
     positions = {int(seat): shown["position"] for seat, shown in seats.items()}

@@ -8,7 +8,11 @@ each card in exactly one place, ``legal_actions`` exactly what ``decide`` accept
 snapshot restored plus the events since), no view or redacted event showing a card its reader may
 not see, scores and camas that only move forward, and a match that ends.
 
-The number of matches per preset and size comes from the hypothesis profile (``conftest.py``):
+The same runs with the flor on (RULES.md §5.3; deals rigged now and then so that several seats
+hold flores and the contest is played) and at six-player tables, with and without pica-pica (§9):
+views and redacted events must then also never tell whether a seat holds a flor it has not sung.
+
+The number of matches per configuration comes from the hypothesis profile (``conftest.py``):
 ``TRUC_PROPERTY_EXAMPLES=2000`` or ``TRUC_PROPERTY_PROFILE=thorough`` asks for thousands.
 """
 
@@ -20,7 +24,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -34,6 +38,21 @@ from games.engine.actions import ALIASES, CANONICAL
 #: applied to the property test only: the suite's own active profile stays as it is.
 PROFILE = settings.get_profile("engine_" + os.environ.get("TRUC_PROPERTY_PROFILE", "default"))
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
+#: The optional features: the flor at 2 and 4 players, six players with either fold mode, and
+#: pica-pica (whose redondas are six-player hands) with and without the flor. Their matches are
+#: one short cama (``FEATURE_MATCH``), so that hundreds of them fit the default run: every rule
+#: still comes up many times in each.
+FEATURE_TABLES = [
+    ("argentino", 2, {"flor": True}),
+    ("argentino_clasico", 4, {"flor": True}),
+    ("valenciano", 6, {}),
+    ("argentino", 6, {"pica_pica": True}),
+    ("argentino_clasico", 6, {"pica_pica": True, "flor": True}),
+]
+FEATURE_MATCH = {"target": 12, "buenas_from": 7, "camas_to_win": 1}
+FEATURE_PROFILE = settings.get_profile(
+    "engine_features_" + os.environ.get("TRUC_PROPERTY_PROFILE", "default")
+)
 MAX_STEPS = 10_000  # a deal or an action; a random match takes a few hundred
 CARD_STRING = re.compile(r'"((?:1[0-2]|[1-7])[EBOC])"')
 
@@ -86,6 +105,31 @@ class Match:
                 check_scores_move_forward(before, self.state, event)
 
 
+def shuffle(match: Match, state: E.State) -> tuple[str, ...]:
+    """A shuffled deck; with the flor on, half the deals give some seats three of a suit."""
+    deck = list(E.DECKS[match.rules.deck])
+    match.rng.shuffle(deck)
+    if not match.rules.flor or match.rng.random() < 0.5:
+        return tuple(deck)
+    players = state.players
+    mano = (state.next_dealer + 1) % players
+    hands: dict[int, list[str]] = {}
+    for seat in match.rng.sample(range(players), match.rng.randint(1, players)):
+        suit = match.rng.choice("EBOC")
+        same = [card for card in deck if card.endswith(suit)][:3]
+        if len(same) == 3:
+            hands[seat] = same
+            deck = [card for card in deck if card not in same]
+    order = [card for seat in range(players) for card in hands.get(seat, [])]
+    rest = [card for card in deck if card not in order]
+    for seat in range(players):
+        while len(hands.setdefault(seat, [])) < 3:
+            hands[seat].append(rest.pop())
+    # the deal gives place p to seat (mano + p) mod players (RULES.md §1)
+    dealt = [hands[(mano + place) % players][place // players] for place in range(3 * players)]
+    return (*dealt, *rest)
+
+
 def new_match(rules: E.Rules, seed: int) -> Match:
     plays = (E.Action.from_json({"type": "play", "card": card}) for card in E.DECKS[rules.deck])
     rng = random.Random(seed)
@@ -107,8 +151,7 @@ def play(match: Match) -> None:
             assert E.replay(match.events) == state  # the whole stream, at every hand's end
             # The server rebuilds a game from a snapshot taken here and the events after it.
             match.restored = E.restore(json.loads(json.dumps(E.snapshot(state))))
-            deck = E.DECKS[match.rules.deck]
-            match.deck = tuple(match.rng.sample(deck, len(deck)))
+            match.deck = shuffle(match, state)
             match.fold([E.deal(state, match.deck)])
         else:
             seat, action = choose(match, legal)
@@ -144,6 +187,7 @@ def check_step(match: Match) -> None:
     assert match.replayed == state
     assert match.restored == state, "restore(snapshot) + the events since differs from the state"
     check_nothing_hidden_is_shown(match)
+    check_unsung_flores_are_not_shown(match)
 
 
 def check_cards_in_one_place(hand: E.Hand, deck: Sequence[str]) -> None:
@@ -156,6 +200,7 @@ def check_cards_in_one_place(hand: E.Hand, deck: Sequence[str]) -> None:
     places = Counter(card for cards in hand.held for card in cards)
     places.update(card for _, card in hand.baza)
     places.update(card for plays in hand.bazas for _, card in plays)
+    places.update(card for plays in hand.earlier_duels for _, card in plays)  # pica-pica (§9)
     places.update(deck[dealt_count:])
     assert places == Counter(deck), f"cards out of place: {places - Counter(deck)}"
 
@@ -280,6 +325,48 @@ def check_nothing_hidden_is_shown(match: Match) -> None:
             assert not leaked, f"redact({event.TYPE}, {reader}) shows {sorted(leaked)}"
 
 
+def check_unsung_flores_are_not_shown(match: Match) -> None:
+    """§8: nothing any other reader sees depends on a flor not yet sung; the only flor value
+    shown is the winning one of a compared contest (§5.3.6).
+
+    For each seat that owes its flor (holds it, has not sung it, so has played no card), the same
+    state with one of its cards exchanged for an undealt card of another suit (no flor any more)
+    must give every other reader the very same view.
+    """
+    state = match.state
+    assert state is not None and state.hand is not None
+    hand = state.hand
+    starts = (E.events.HandDealt, E.events.DuelStarted)  # a duel has its own flor (§9)
+    start = max(i for i, (event, _) in enumerate(match.hand_events) if isinstance(event, starts))
+    events = [event for event, _ in match.hand_events[start:]]
+    sung = [event.seat for event in events if isinstance(event, E.events.FlorSung)]
+    assert list(hand.flor_sung) == sung
+    compared = [
+        event for event in events if isinstance(event, E.events.FlorSettled) and event.value
+    ]
+    for event in compared:
+        assert event.how == "quiero" and event.value == max(
+            E.flor_of(hand.dealt[singer]) or 0 for singer in sung
+        ), event
+    if not state.rules.flor:
+        return
+    undealt = match.deck[3 * state.players :]
+    for owner in range(state.players):
+        cards = hand.held[owner]
+        if owner in hand.flor_sung or len(cards) < 3 or E.flor_of(cards) is None:
+            continue  # (a seat that has played a card sang first, maybe in an earlier duel)
+        other = next(card for card in undealt if card[-1] != cards[0][-1])
+        changed = (other, *cards[1:])
+        dealt = tuple(changed if seat == owner else now for seat, now in enumerate(hand.dealt))
+        held = tuple(changed if seat == owner else now for seat, now in enumerate(hand.held))
+        twin = replace(state, hand=replace(hand, dealt=dealt, held=held))
+        for reader in (*range(state.players), None):
+            if reader != owner:
+                assert E.view_for(twin, reader) == E.view_for(state, reader), (
+                    f"seat {reader}'s view tells that seat {owner} holds a flor"
+                )
+
+
 def redactions(event: E.Event, players: int) -> dict[int | None, frozenset[str]]:
     """The cards each reader sees of an event, redacted from the event or from its stored JSON."""
     seen: dict[int | None, frozenset[str]] = {}
@@ -316,6 +403,22 @@ def check_match_end(match: Match) -> None:
 @settings(PROFILE, deadline=None)  # again here: another plugin may load its own default profile
 def test_random_matches_keep_the_referee_guarantees(preset: str, players: int, seed: int) -> None:
     match = new_match(E.resolve_rules(preset, {"players": players}), seed)
+    try:
+        play(match)
+    except AssertionError:
+        note(f"last actions (seat, action): {match.log[-12:]}")
+        raise
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "players", "options"), FEATURE_TABLES)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1))
+@settings(FEATURE_PROFILE, deadline=None)
+def test_random_matches_with_flor_and_six_players_keep_the_referee_guarantees(
+    preset: str, players: int, options: dict[str, bool], seed: int
+) -> None:
+    overrides = {"players": players, **FEATURE_MATCH, **options}
+    match = new_match(E.resolve_rules(preset, overrides), seed)
     try:
         play(match)
     except AssertionError:

@@ -20,6 +20,8 @@ PRESET_TABLE = {
         "truco_top": "joc_fora",
         "mazo_team": "partner_continues",
         "mazo_envido_penalty": False,
+        "flor": False,
+        "pica_pica": False,
     },
     "argentino": {
         "deck": "spanish40",
@@ -34,6 +36,8 @@ PRESET_TABLE = {
         "truco_top": "vale_cuatro",
         "mazo_team": "side_concedes",
         "mazo_envido_penalty": False,
+        "flor": False,
+        "pica_pica": False,
     },
     "argentino_clasico": {
         "deck": "spanish40",
@@ -48,13 +52,15 @@ PRESET_TABLE = {
         "truco_top": "vale_cuatro",
         "mazo_team": "side_concedes",
         "mazo_envido_penalty": True,
+        "flor": False,
+        "pica_pica": False,
     },
 }
 
 #: Every value §2 names for the enumerated options, valid under any preset.
 CHOICES = {
     "deck": ["spanish40", "valencian22"],
-    "players": [2, 4],
+    "players": [2, 4, 6],
     "first_parda": ["next_decides", "mano_wins"],
     "envido_window": ["before_first_card", "before_own_first_card", "first_baza"],
     "envido_raise": ["any_higher", "next_level", "valenciano"],
@@ -78,6 +84,24 @@ def test_options_every_named_value_is_accepted_under_every_preset(preset):
     for name, values in CHOICES.items():
         for value in values:
             assert getattr(E.resolve_rules(preset, {name: value}), name) == value
+
+
+@pytest.mark.parametrize("preset", PRESET_TABLE)
+def test_options_flor_and_pica_pica_are_accepted_where_rules_md_allows_them(preset):
+    """RULES.md §2: flor with the 40-card deck, pica_pica with 6 players, under every preset."""
+    assert E.resolve_rules(preset, {"deck": "spanish40", "flor": True}).flor is True
+    assert E.resolve_rules(preset, {"flor": False}).flor is False
+    six = E.resolve_rules(preset, {"players": 6, "pica_pica": True})
+    assert (six.players, six.pica_pica) == (6, True)
+    assert E.resolve_rules(preset, {"pica_pica": False}).pica_pica is False
+
+
+def test_stored_rules_without_the_new_options_read_back_with_them_off():
+    """A game stored before flor and pica_pica existed replays under its own rules: both off."""
+    stored = E.resolve_rules("argentino", {"players": 4}).to_json()
+    del stored["flor"], stored["pica_pica"]
+    rules = E.Rules.from_json(stored)
+    assert (rules.flor, rules.pica_pica, rules.players) == (False, False, 4)
 
 
 def test_override_changes_only_the_named_options():
@@ -124,7 +148,7 @@ def test_unknown_preset_is_rejected():
     assert error.value.code == "unknown_preset"
 
 
-@pytest.mark.parametrize("name", ["flor", "preset", "Target", "rules_version"])
+@pytest.mark.parametrize("name", ["flores", "preset", "Target", "rules_version"])
 def test_unknown_option_is_rejected(name):
     """RULES.md §2: unknown options are rejected."""
     with pytest.raises(E.InvalidRules) as error:
@@ -136,7 +160,7 @@ def test_unknown_option_is_rejected(name):
     ("preset", "overrides"),
     [
         ("argentino", {"players": 3}),
-        ("argentino", {"players": 6}),
+        ("argentino", {"players": 8}),
         ("argentino", {"target": 5}),
         ("argentino", {"target": 61}),
         ("argentino", {"buenas_from": 1}),
@@ -158,6 +182,8 @@ def test_unknown_option_is_rejected(name):
         ("argentino", {"truco_top": "retruco"}),
         ("argentino", {"mazo_team": "everyone"}),
         ("valenciano", {"envido_raise": None}),
+        ("argentino", {"flor": 1}),
+        ("argentino", {"pica_pica": "yes"}),
     ],
 )
 def test_invalid_option_value_is_rejected(preset, overrides):
@@ -180,3 +206,19 @@ def test_buenas_above_the_target_is_rejected(preset, overrides):
     with pytest.raises(E.InvalidRules) as error:
         E.resolve_rules(preset, overrides)
     assert (error.value.code, error.value.option) == ("buenas_above_target", "buenas_from")
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "code"),
+    [
+        ("valenciano", {"flor": True}, "flor_with_valencian22"),
+        ("argentino", {"deck": "valencian22", "flor": True}, "flor_with_valencian22"),
+        ("argentino", {"pica_pica": True}, "pica_pica_without_six"),
+        ("argentino", {"players": 4, "pica_pica": True}, "pica_pica_without_six"),
+    ],
+)
+def test_the_two_combinations_rules_md_rejects(preset, overrides, code):
+    """RULES.md §2: flor with valencian22, pica_pica without 6 players; each value valid alone."""
+    with pytest.raises(E.InvalidRules) as error:
+        E.resolve_rules(preset, overrides)
+    assert error.value.code == code and error.value.code in E.rules.REFUSED_TOGETHER

@@ -19,6 +19,7 @@ EVENTS: tuple[E.Event, ...] = (
     ev.HandDealt(
         1, 3, (("1E", "5E", "4B"), ("1B", "6E", "5B"), ("3E", "7E", "6B"), ("4E", "3B", "7B"))
     ),
+    ev.HandDealt(2, 0, (("1E", "5E", "4B"),) * 6, "pica_pica"),
     ev.EnvidoPassed(0),
     ev.CardPlayed(1, "7O"),
     ev.TrucoCalled(2, "retruco", 3),
@@ -27,9 +28,15 @@ EVENTS: tuple[E.Event, ...] = (
     ev.EnvidoCalled(0, "falta_envido"),
     ev.EnvidoAccepted(1, 1, 33, 7),
     ev.EnvidoRefused(0, 1, 2),
+    ev.FlorSung(1),
+    ev.FlorCalled(0, "contraflor_al_resto"),
+    ev.FlorSettled(3, "quiero", 1, 35, 16),
+    ev.FlorSettled(None, "unopposed", 0, None, 6),
     ev.Folded(2, 1),
     ev.TurnTimedOut(3, 2),
     ev.BazaEnded(2, E.PARDA, None, 0),
+    ev.DuelEnded(1, 0, "mazo", (("flor", 1, 3), ("truco", 0, 1)), (4, 9)),
+    ev.DuelStarted(2, (2, 5)),
     ev.HandEnded(4, 0, "bazas", (("envido", 1, 2), ("truco", 0, 3)), (12, 7)),
     ev.CamaEnded(0, (1, 0)),
     ev.MatchEnded(None, "aborted", 3),
@@ -51,6 +58,14 @@ def test_event_round_trips_through_json(event: E.Event) -> None:
     data = through_text(event.to_json())
     assert data["type"] == event.TYPE and data["v"] == event.SCHEMA
     assert E.event_from_json(data) == event
+
+
+def test_a_deal_of_schema_1_reads_back_as_a_redonda() -> None:
+    """Deals stored before the hand kind existed (RULES.md §9) are redondas."""
+    data = through_text(ev.HandDealt(1, 1, (("1E", "5E", "4B"), ("1B", "6E", "5B"))).to_json())
+    assert data["v"] == 2 and data["kind"] == "redonda"
+    del data["kind"]
+    assert E.event_from_json({**data, "v": 1}).kind == "redonda"
 
 
 def test_event_stream_of_a_played_hand_round_trips() -> None:
@@ -86,7 +101,9 @@ def test_play_reads_every_card_of_the_spanish_deck() -> None:
 @pytest.mark.parametrize(
     ("data", "code"),
     [
-        ({"type": "flor"}, "unknown_action"),
+        ({"type": "Flor"}, "unknown_action"),
+        ({"type": "contra_flor"}, "unknown_action"),
+        ({"type": "flor", "card": "1E"}, "unknown_field"),
         ({"type": "Truco"}, "unknown_action"),
         ({"type": None}, "unknown_action"),
         ({"card": "1E"}, "required"),

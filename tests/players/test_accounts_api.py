@@ -243,7 +243,7 @@ def test_authenticated_endpoints_without_a_token_are_a_401(api_client, method, p
 NO_RESULTS = [
     {"family": family, "size": size, "games": 0, "wins": 0, "losses": 0}
     for family in ("valenciano", "argentino")
-    for size in ("1v1", "2v2")
+    for size in ("1v1", "2v2", "3v3")
 ]
 
 

@@ -18,7 +18,7 @@ from games import services as game_services
 from games.models import Game, Seat
 from players import selectors, services, tasks
 from players.models import Rating, RatingChange
-from players.ratings import START_RATING, Standing, rate_2v2
+from players.ratings import START_RATING, Standing, rate_2v2, rate_teams, rating_delta
 from tests.celery_fixtures import eventually
 from tests.factories import PlayerFactory
 
@@ -108,6 +108,29 @@ def test_rate_game_2v2_rates_each_player_against_the_opposing_pairs_average():
     }
     # Seat 0 (1500, K 40) and seat 2 (1600, K 20) both beat a pair averaging 1650.
     assert (d0, d2) == (round(40 * (1 - 1 / (1 + 10 ** (150 / 400)))), 11)
+
+
+def test_rate_game_3v3_rates_each_player_in_the_3v3_pool_against_the_other_sides_average():
+    people = [PlayerFactory() for _ in range(6)]
+    game = finished_game(6, preset="argentino", winner_side=1, people=people)
+
+    services.rate_game(game.pk)
+
+    # Everyone enters the argentino/3v3 pool at 1500, provisional: K 40 against an average 1500.
+    expected = {person.pk: 20 if seat % 2 else -20 for seat, person in enumerate(people)}
+    assert deltas(game) == expected
+    pools = set(Rating.objects.values_list("family", "size", "games"))
+    assert pools == {("argentino", "3v3", 1)}
+
+
+def test_rate_teams_averages_three_partners():
+    side_a = (Standing(1500, 3), Standing(1700, 25), Standing(1600, 40))
+    side_b = (Standing(1400, 30), Standing(1600, 30), Standing(1500, 30))
+    changes_a, changes_b = rate_teams(side_a, side_b, 0.0)
+    # Side A (average 1600) loses to side B (average 1500); each against the other's average.
+    assert changes_a == tuple(rating_delta(s.rating, 1500, 0.0, s.k) for s in side_a)
+    assert changes_b == tuple(rating_delta(s.rating, 1600, 1.0, s.k) for s in side_b)
+    assert all(change < 0 for change in changes_a) and all(change > 0 for change in changes_b)
 
 
 def test_rate_game_puts_both_argentino_presets_in_one_pool():
@@ -307,8 +330,10 @@ def test_player_ratings_lists_every_pool_even_unplayed(viewer):
     assert [(r["family"], r["size"], r["value"], r["games"]) for r in body["ratings"]] == [
         ("valenciano", "1v1", 1500, 0),
         ("valenciano", "2v2", 1500, 0),
+        ("valenciano", "3v3", 1500, 0),
         ("argentino", "1v1", 1500, 0),
         ("argentino", "2v2", 1500, 0),
+        ("argentino", "3v3", 1500, 0),
     ]
     assert all(r["provisional"] and r["updated_at"] is None for r in body["ratings"])
     assert body["history"] == {"count": 0, "next": None, "previous": None, "results": []}
@@ -336,7 +361,7 @@ def test_player_ratings_history_is_newest_first_paginated_and_filtered(viewer):
         "1v1",
     )
     assert body["ratings"][0]["value"] == 1499
-    assert body["ratings"][3]["value"] == 1520
+    assert body["ratings"][4]["value"] == 1520  # argentino 2v2
 
     page = viewer.get(url, {"limit": 1, "offset": 1}).json()["history"]
     assert page["count"] == 3
@@ -416,11 +441,12 @@ def test_leaderboard_filters_by_min_games(viewer):
     )
 
 
-@pytest.mark.parametrize("pool", ["bisca/1v1", "valenciano/3v3", "argentino_clasico/2v2"])
+@pytest.mark.parametrize("pool", ["bisca/1v1", "valenciano/4v4", "argentino_clasico/2v2"])
 def test_leaderboard_of_an_unknown_pool_is_not_found(viewer, pool):
     assert_problem(viewer.get(f"/api/leaderboards/{pool}"), 404, "not_found")
 
 
-def test_leaderboard_of_an_empty_pool_is_empty(viewer):
-    body = viewer.get("/api/leaderboards/argentino/2v2").json()
+@pytest.mark.parametrize("pool", ["argentino/2v2", "valenciano/3v3"])
+def test_leaderboard_of_an_empty_pool_is_empty(viewer, pool):
+    body = viewer.get(f"/api/leaderboards/{pool}").json()
     assert body == {"count": 0, "next": None, "previous": None, "results": []}

@@ -62,6 +62,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--level", default="basic", choices=bots.LEVELS)
         parser.add_argument("--target", type=int, help="a shorter cama, e.g. 15")
+        parser.add_argument(
+            "--flor", action="store_true", help="play with the flor (RULES.md §5.3; argentino)"
+        )
         parser.add_argument("--pause", type=float, default=0.0, help="seconds between lines")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -79,11 +82,13 @@ class Command(BaseCommand):
             "preset": options["preset"],
             "bots": [{"seat": 1, "level": options["level"]}],
         }
+        rules: dict[str, Any] = {}
         if options["target"]:
-            body["options"] = {
-                "target": options["target"],
-                "buenas_from": max(2, options["target"] // 2),
-            }
+            rules |= {"target": options["target"], "buenas_from": max(2, options["target"] // 2)}
+        if options["flor"]:
+            rules["flor"] = True
+        if rules:
+            body["options"] = rules
         game = api.call("POST", "/games", body)
         self.names = {seat["seat"]: seat["player"]["name"] for seat in game["seats"]}
         self.names[0] = "You"
@@ -135,6 +140,12 @@ class Command(BaseCommand):
                 return f"{who}: quiero. Envido to {winner} with {data['value']}."
             case "truco_refused" | "envido_refused":
                 return f"{who}: no quiero."
+            case "flor_sung":
+                return f"{who}: ¡flor!"
+            case "flor_called":
+                return f"{who}: {data['call'].replace('_', ' ')}!"
+            case "flor_settled":
+                return self.flor_settled(who, data)
             case "folded":
                 return f"{who}: to the mazo."
             case "baza_ended":
@@ -155,6 +166,18 @@ class Command(BaseCommand):
             case "turn_timed_out":
                 return f"{who} ran out of time."
         return kind
+
+    def flor_settled(self, who: str, data: dict[str, Any]) -> str:
+        """RULES.md §5.3.6: the side the flor goes to, and the winning value if compared."""
+        to = f"{data['points']} to {SIDES[data['winner']]}"
+        match data["how"]:
+            case "unopposed":
+                return f"Flor: {to}."
+            case "quiero":
+                return f"{who}: con flor quiero. Flor with {data['value']}: {to}."
+            case "con_flor_me_achico":
+                return f"{who}: con flor me achico. Flor: {to}."
+        return f"{who}: no quiero. Flor: {to}."
 
     def say(self, line: str) -> None:
         self.stdout.write(line)
