@@ -401,7 +401,7 @@ def main(argv: list[str] | None = None) -> None:
         env, rest_port, logs[0],
     )  # fmt: skip
     asgi = start_server(
-        [granian, "--interface", "asgi", "--workers", "1", "--no-ws", "--backlog", "4096",
+        [granian, "--interface", "asgi", "--workers", "1", "--no-ws", "--backpressure", "20000",
          "--host", "127.0.0.1", "--port", str(streams_port), "truc_api.asgi:application"],
         env, streams_port, logs[1],
     )  # fmt: skip

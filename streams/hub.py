@@ -15,12 +15,14 @@ import contextlib
 import itertools
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import redis.asyncio as aioredis
 import structlog
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 from redis.exceptions import RedisError
 
 from streams import bus
@@ -73,11 +75,17 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self._tick_hooks: list[Callable[[], Awaitable[None]]] = []
         self._reads: dict[Hashable, tuple[int, asyncio.Future[Any]]] = {}
+        self._readers = ThreadPoolExecutor(
+            max_workers=settings.STREAM_READ_THREADS, thread_name_prefix="stream-read"
+        )
         self.redis: aioredis.Redis | None = None
         if settings.STREAMS_REDIS_URL:
-            self.redis = aioredis.Redis.from_url(
-                settings.STREAMS_REDIS_URL, socket_connect_timeout=2
+            # A bounded pool: a thousand streams closing at once share a few connections
+            # instead of opening one each (Redis and the connect timeouts would not keep up).
+            pool = aioredis.BlockingConnectionPool.from_url(
+                settings.STREAMS_REDIS_URL, max_connections=16, timeout=10, socket_connect_timeout=2
             )
+            self.redis = aioredis.Redis(connection_pool=pool)
 
     def add(self, watch: Watch) -> None:
         self._start()
@@ -103,10 +111,21 @@ class Hub:
         found = self._reads.get(key)
         if found is None or found[0] < watch.woken_at:
             started = next(_pokes)
-            future = asyncio.ensure_future(sync_to_async(read)(*args))
+            future = asyncio.ensure_future(self._in_pool(read, *args))
             found = self._reads[key] = (started, future)
             future.add_done_callback(lambda _: self._forget(key, future))
         return await asyncio.shield(found[1])
+
+    async def _in_pool(self, read: Callable[..., Any], *args: Any) -> Any:
+        """On one of the readers' threads: a read spends most of its time waiting for
+        PostgreSQL, and on the one sync thread every stream's read would wait for the one before
+        it. Each thread keeps its own connection (``CONN_MAX_AGE``), checked before each read."""
+
+        def checked() -> Any:
+            close_old_connections()
+            return read(*args)
+
+        return await asyncio.get_running_loop().run_in_executor(self._readers, checked)
 
     def _forget(self, key: Hashable, future: asyncio.Future[Any]) -> None:
         if key in self._reads and self._reads[key][1] is future:

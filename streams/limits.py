@@ -13,10 +13,14 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 
+import structlog
 from django.conf import settings
+from redis.exceptions import RedisError
 
 from streams.errors import TooManyStreams
 from streams.hub import Hub, Watch
+
+logger = structlog.get_logger(__name__)
 
 # One round trip: forget expired claims, count the rest, add this one if under the cap.
 _CLAIM = """
@@ -79,7 +83,10 @@ class Limits:
     async def release(self, claim: Claim) -> None:
         self.held.pop(claim, None)
         if self.hub.redis is not None:
-            await self.hub.redis.zrem(self._key(claim.player_id), claim.id)
+            try:
+                await self.hub.redis.zrem(self._key(claim.player_id), claim.id)
+            except RedisError as error:  # the claim expires by itself (claim_ttl)
+                logger.warning("streams.release_failed", error=str(error))
         else:
             self._local[claim.player_id].pop(claim.id, None)
 

@@ -319,6 +319,9 @@ STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
 STREAM_CHECK_SECONDS = env.float(
     "STREAM_CHECK_SECONDS", default=STREAM_HEARTBEAT_SECONDS if STREAMS_REDIS_URL else 1.0
 )
+# Threads a streams process reads games on (each with its own database connection): a read
+# mostly waits for PostgreSQL, so several overlap.
+STREAM_READ_THREADS = env.int("STREAM_READ_THREADS", default=4)
 STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
 STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
 STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)

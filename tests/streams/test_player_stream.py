@@ -14,9 +14,10 @@ from games import services
 from games.models import Game
 from notifications import reminders
 from players.models import Player
-from players.services import rate_game
-from streams import followers, notices
+from players.services import delete_account, rate_game
+from streams import notices
 from streams.models import PlayerNotice
+from tests.factories import PASSWORD
 from tests.streams.test_stream_requests import messages
 
 pytestmark = pytest.mark.django_db
@@ -132,12 +133,20 @@ def test_a_near_deadline_is_a_notice_to_the_seat_that_must_act(table, settings) 
 
 
 def test_a_deleted_accounts_notices_go_with_it(make_client) -> None:
-    """The receiver of ``players.signals.account_deleting`` (called as the signal calls it: the
-    whole ``delete_account`` currently fails in lobby/challenges.py's ``cancel_all`` on
-    PostgreSQL, FOR UPDATE over an outer join)."""
     ana, berta = make_client(), make_client()
     notices.notify_player(ana.player.pk, "challenge", {"challenge_id": "c"})
     notices.notify_player(berta.player.pk, "challenge", {"challenge_id": "c"})
-    followers.on_account_deleting(sender=Player, player=ana.player)
+    delete_account(Player.objects.get(pk=ana.player.pk), password=PASSWORD)
     assert not PlayerNotice.objects.filter(player=ana.player).exists()
     assert PlayerNotice.objects.filter(player=berta.player).count() == 1
+
+
+def test_the_lobby_tells_a_match_found_on_the_player_stream(make_client) -> None:
+    """Seeks paired (lobby/): each seeker's stream has the lobby's notice, as a webhook has it."""
+    ana, pep = make_client(), make_client()
+    seek = {"preset": "valenciano", "players": 2, "turn_seconds": 60, "rated": True}
+    assert ana.post("/api/seeks", seek).status_code == 201
+    paired = pep.post("/api/seeks", seek).json()
+    for client in (ana, pep):
+        found = [data for kind, _, data in told(client) if kind == "match_found"]
+        assert [notice["data"]["game_id"] for notice in found] == [paired["game_id"]]
