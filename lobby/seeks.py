@@ -207,8 +207,13 @@ def pair_pool(pool: str, *, around: Seek | None = None, now: datetime | None = N
     now = now or timezone.now()
     waiting = Seek.objects.filter(status=Seek.Status.OPEN, pool=pool, expires_at__gt=now)
     if around is not None:
+        # Those whose rating the newcomer's window holds, and whose own range (if they gave
+        # one) holds his; a default window's widening is left to the pairing rules.
         low, high = _unit(around).window(now, widening())
-        waiting = waiting.filter(rating__gte=low, rating__lte=high)
+        waiting = waiting.filter(rating__gte=low, rating__lte=high).filter(
+            Q(rating_min__isnull=True) | Q(rating_min__lte=around.rating),
+            Q(rating_max__isnull=True) | Q(rating_max__gte=around.rating),
+        )
     # Read without a lock, and only the columns pairing reads: a pass may look at thousands of
     # seeks, and claims the few of each table it finds (``_claim``).
     seeks = list(

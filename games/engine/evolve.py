@@ -44,7 +44,7 @@ def next_to_play(hand: Hand, after: int, players: int) -> int:
     played = {seat for seat, _ in hand.baza}
     for step in range(1, players + 1):
         seat = (after + step) % players
-        if hand.in_play(seat) and seat not in played:
+        if seat not in played and seat not in hand.folded and hand.in_play(seat):
             return seat
     return after  # nobody: the baza is complete and the referee ends it
 

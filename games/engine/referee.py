@@ -84,7 +84,7 @@ def envido_open_for(rules: Rules, hand: Hand, seat: int) -> bool:
     At most one envido per hand, never after a truco has been accepted, and never once a flor
     has been sung (§5.3.3).
     """
-    if hand.envido_calls or hand.truco_level > 1 or hand.flor_sung:
+    if hand.envido_calls or hand.truco_level > 1 or hand.flor.sung:
         return False
     if rules.envido_window == "before_first_card":
         return hand.phase_turn is not None
@@ -246,11 +246,13 @@ def _why_not_open_envido(rules: Rules, hand: Hand, seat: int, action: Action) ->
 def may_act(state: State, seat: int) -> bool:
     """Whether ``seat`` has any legal action now (a cheap filter before trying each)."""
     hand = state.hand
-    if state.match_over or hand is None or hand.over or not hand.in_play(seat):
+    if state.match_over or hand is None or hand.over or seat in hand.folded:
         return False
-    if hand.flor_queue:
-        return seat == hand.flor_queue[0]
-    if hand.flor_pending:
+    if hand.duels is not None and not hand.in_play(seat):
+        return False
+    if hand.flor.queue:
+        return seat == hand.flor.queue[0]
+    if hand.flor.pending:
         assert hand.flor_caller is not None
         return seat in hand.flor_sung and side_of(seat) != side_of(hand.flor_caller)
     return _able_to_act(hand, seat)
@@ -405,7 +407,10 @@ def _after_duel(state: State, hand: Hand, last: ev.DuelEnded) -> ev.Event:
 
 
 def _after_card_or_fold(state: State, hand: Hand) -> ev.Event | None:
-    active = [seat for seat in range(state.players) if hand.in_play(seat)]
+    if hand.duels is None:  # a redonda: every seat not folded
+        active = [seat for seat in range(state.players) if seat not in hand.folded]
+    else:
+        active = [seat for seat in range(state.players) if hand.in_play(seat)]
     for side in (0, 1):
         if all(side_of(seat) != side for seat in active):
             return _hand_ended(state, hand, 1 - side, "mazo")  # a whole side has folded
