@@ -575,3 +575,14 @@ def test_an_actions_answer_carries_the_etag_of_its_view(table):
     assert acted["ETag"] == mover.get(f"/api/games/{game_id}")["ETag"]
     assert replayed["Idempotent-Replayed"] == "true"
     assert "ETag" not in replayed  # an old answer: its view may be old too
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("preset=bogus", "preset"), ("players=0.5", "players"), ("players=3", "players")],
+)
+def test_open_games_filters_refuse_what_the_schema_refuses(make_client, query, field):
+    """An unknown preset or size is a 400 naming it, not an empty list."""
+    response = make_client().get(f"/api/games/open?{query}")
+
+    assert fields_at_fault(assert_problem(response, 400, "invalid_request")) == {field}
