@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
-from games.errors import InvalidRequest
+from games.errors import rules_error
 from lobby import notices, pairing, tables
 from lobby.errors import (
     AlreadySeeking,
@@ -90,7 +90,7 @@ def _insert(player: Any, request: SeekRequest) -> Seek:
             request.preset, {**request.options, "players": request.players}
         )
     except engine.InvalidRules as error:
-        raise InvalidRequest(error, "options") from None
+        raise rules_error(error) from None
     partner = _partner(player, request)
     if request.bot_after is not None and request.rated:
         raise InvalidField(
@@ -207,8 +207,13 @@ def pair_pool(pool: str, *, around: Seek | None = None, now: datetime | None = N
     now = now or timezone.now()
     waiting = Seek.objects.filter(status=Seek.Status.OPEN, pool=pool, expires_at__gt=now)
     if around is not None:
+        # Those whose rating the newcomer's window holds, and whose own range (if they gave
+        # one) holds his; a default window's widening is left to the pairing rules.
         low, high = _unit(around).window(now, widening())
-        waiting = waiting.filter(rating__gte=low, rating__lte=high)
+        waiting = waiting.filter(rating__gte=low, rating__lte=high).filter(
+            Q(rating_min__isnull=True) | Q(rating_min__lte=around.rating),
+            Q(rating_max__isnull=True) | Q(rating_max__gte=around.rating),
+        )
     # Read without a lock, and only the columns pairing reads: a pass may look at thousands of
     # seeks, and claims the few of each table it finds (``_claim``).
     seeks = list(

@@ -3,10 +3,7 @@ first dealer moves on; and every refusal."""
 
 from __future__ import annotations
 
-import random
-
 from games.models import Game, Seat
-from tests.games.conftest import play_out
 
 
 def _finished(table, players=2, **create):
@@ -96,11 +93,3 @@ def test_an_aborted_game_has_no_rematch(table):
     Game.objects.filter(pk=game_id).update(status=Game.Status.ABORTED, end_reason="no_show")
     refused = ana.post(f"/api/games/{game_id}/rematch")
     assert refused.status_code == 409 and refused.json()["code"] == "no_rematch"
-
-
-def test_a_played_out_match_offers_its_rematch(table):
-    game_id, clients = table("argentino")
-    play_out(game_id, clients, random.Random(3))
-    for client in clients:
-        body = client.post(f"/api/games/{game_id}/rematch").json()
-    assert body["status"] == "started"
