@@ -215,7 +215,7 @@ def _rules_schemas() -> dict[str, Schema]:
 
 _CARDS_OR_HIDDEN = {
     "type": "array",
-    "items": {"type": "array", "items": ref("CardCode"), "nullable": True},
+    "items": {"type": ["array", "null"], "items": ref("CardCode")},
     "description": "By seat: the reader's own three cards; null for every other seat.",
 }
 _BY_SIDE = {
@@ -280,16 +280,14 @@ _RECORDS = {
 
 
 def nullable(schema: Schema) -> Schema:
-    """OpenAPI 3.0's null. A reference is wrapped as drf-spectacular does (``allOf`` and
-    ``nullable``), the one form the generators read as "this or null" (openapi-python-client
-    reads a reference beside a ``type`` as the reference alone)."""
-    if "$ref" in schema:
-        inner = {key: value for key, value in schema.items() if key != "description"}
-        wrapped: Schema = {"allOf": [inner], "nullable": True}
-        if "description" in schema:
-            wrapped["description"] = schema["description"]
-        return wrapped
-    return {**schema, "nullable": True}
+    """This or null, in OpenAPI 3.1 (JSON Schema): a type list, or a reference beside null."""
+    if isinstance(schema.get("type"), str) and "$ref" not in schema:
+        return {**schema, "type": [schema["type"], "null"]}
+    inner = {key: value for key, value in schema.items() if key != "description"}
+    wrapped: Schema = {"oneOf": [inner, {"type": "null"}]}
+    if "description" in schema:
+        wrapped["description"] = schema["description"]
+    return wrapped
 
 
 def _from_hint(hint: Any) -> Schema:
@@ -315,6 +313,13 @@ def _from_hint(hint: Any) -> Schema:
     return {int: {"type": "integer"}, str: {"type": "string"}, bool: {"type": "boolean"}}[hint]
 
 
+def _allows_null(schema: Schema) -> bool:
+    kinds = schema.get("type")
+    return (isinstance(kinds, list) and "null" in kinds) or {"type": "null"} in schema.get(
+        "oneOf", []
+    )
+
+
 def _event_data(cls: type[engine.Event]) -> Schema:
     hints = typing.get_type_hints(cls)
     properties: Schema = {}
@@ -324,7 +329,7 @@ def _event_data(cls: type[engine.Event]) -> Schema:
         schema = _FIELDS.get((cls.TYPE, field.name)) or _FIELDS.get(field.name) or typed
         if (schema.get("type") == "array") != (typed.get("type") == "array"):
             schema = typed  # a field named like another of another shape: its type decides
-        if type(None) in typing.get_args(hint) and not schema.get("nullable"):
+        if type(None) in typing.get_args(hint) and not _allows_null(schema):
             schema = nullable(schema)
         properties[field.name] = schema
     data: Schema = {

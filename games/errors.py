@@ -6,6 +6,7 @@ from http import HTTPStatus
 from typing import Any
 
 from games.engine import REASONS, EngineError
+from games.engine.rules import REFUSED_TOGETHER
 from truc_api.problems import ApplicationError
 
 
@@ -125,3 +126,14 @@ class RuleViolation(ApplicationError):
     @classmethod
     def codes(cls) -> tuple[str, ...]:
         return tuple(REASONS)
+
+
+def rules_error(error: EngineError) -> InvalidRequest:
+    """The engine checks the options (one validator): its error, at the field it names."""
+    option = getattr(error, "option", None)
+    field = (
+        "options" if option is None else "players" if option == "players" else f"options.{option}"
+    )
+    if error.code in REFUSED_TOGETHER:
+        return RulesRefused(error, field)
+    return InvalidRequest(error, field)

@@ -31,11 +31,11 @@ from games.errors import (
     IdempotencyConflict,
     InvalidRequest,
     NotSeated,
-    RulesRefused,
     RuleViolation,
     SeatsRefused,
     SeatTaken,
     StaleVersion,
+    rules_error,
 )
 from games.models import Game, GameEvent, IdempotencyRecord, Seat
 from games.store import Recorder, forget_seats, load_state, lock_game, seats_of
@@ -88,7 +88,7 @@ def create_game(
     try:
         rules = engine.resolve_rules(preset, {**options, "players": players})
     except engine.InvalidRules as error:
-        raise _rules_error(error) from None
+        raise rules_error(error) from None
     bots = bots or []
     joined = dict(joined or {})
     others = [bot["seat"] for bot in bots] + list(joined)
@@ -379,17 +379,6 @@ def _parse_action(body: dict[str, Any]) -> engine.Action:
         return engine.Action.from_json(fields)
     except engine.InvalidAction as error:
         raise InvalidRequest(error, error.field or "non_field_errors") from None
-
-
-def _rules_error(error: engine.InvalidRules) -> InvalidRequest:
-    """The engine checks the options (one validator): its error, at the field it names."""
-    option = error.option
-    field = (
-        "options" if option is None else "players" if option == "players" else f"options.{option}"
-    )
-    if error.code in engine.rules.REFUSED_TOGETHER:
-        return RulesRefused(error, field)
-    return InvalidRequest(error, field)
 
 
 def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:

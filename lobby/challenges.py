@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
-from games.errors import InvalidRequest
+from games.errors import rules_error
 from lobby import notices, tables
 from lobby.errors import (
     ChallengeClosed,
@@ -60,7 +60,7 @@ def create_challenge(challenger: Any, request: ChallengeRequest) -> Challenge:
     try:
         engine.resolve_rules(request.preset, {**request.options, "players": request.players})
     except engine.InvalidRules as error:
-        raise InvalidRequest(error, "options") from None
+        raise rules_error(error) from None
     named = _named_seats(challenger, request)
     for player in named.values():
         if player is not None and player.pk != challenger.pk:

@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
-from games.errors import InvalidRequest
+from games.errors import rules_error
 from lobby import notices, pairing, tables
 from lobby.errors import (
     AlreadySeeking,
@@ -90,7 +90,7 @@ def _insert(player: Any, request: SeekRequest) -> Seek:
             request.preset, {**request.options, "players": request.players}
         )
     except engine.InvalidRules as error:
-        raise InvalidRequest(error, "options") from None
+        raise rules_error(error) from None
     partner = _partner(player, request)
     if request.bot_after is not None and request.rated:
         raise InvalidField(

@@ -46,7 +46,12 @@ class Target:
 
 def check_url(url: str) -> None:
     """Raise ``AddressRefused`` unless the server may send to ``url`` (at subscription time)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # an IPv6 host with no closing bracket, say
+        raise AddressRefused(
+            "Only http and https URLs with a host are accepted.", "invalid_url"
+        ) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise AddressRefused("Only http and https URLs with a host are accepted.", "invalid_url")
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:

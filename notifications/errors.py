@@ -23,3 +23,16 @@ class DeliveryPending(ApplicationError):
     code = "delivery_pending"
     status = HTTPStatus.CONFLICT
     title = "The delivery is still being attempted: replay it once it is delivered or failed."
+
+
+class UrlRefused(ApplicationError):
+    """A webhook URL the schema allows that the server may not send to (not http(s), a private
+    or loopback address, a host that does not resolve): a 422 naming why."""
+
+    code = "url_refused"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "The server may not send to that URL."
+
+    def __init__(self, message: str, reason: str) -> None:
+        error = {"field": "url", "code": reason, "message": message}
+        super().__init__(message, extra={"errors": [error]})

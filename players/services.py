@@ -49,11 +49,12 @@ class InvalidCredentials(ApplicationError):
 
 
 class WeakPassword(ApplicationError):
-    """AUTH_PASSWORD_VALIDATORS said no: a 400 listing each reason under the password's field."""
+    """AUTH_PASSWORD_VALIDATORS said no (too common, too like the username, only digits): a 422
+    listing each reason under the password's field; the schema can say none of these."""
 
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
+    code = "weak_password"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "That password is too easy to guess."
 
     def __init__(self, error: DjangoValidationError, field: str = "password") -> None:
         errors = [
@@ -74,12 +75,13 @@ class Session:
 
 
 class InvalidField(ApplicationError):
-    """One field a service finds at fault (the serializer could not tell): a 400
-    ``invalid_request`` naming it, as DRF's own field errors do."""
+    """One field a service finds at fault, a value the schema allows (the serializer could not
+    tell): a 422 naming it, in the shape of DRF's own field errors. A 400 is for what the schema
+    refuses (games/contract.py)."""
 
-    code = "invalid_request"
-    status = HTTPStatus.BAD_REQUEST
-    title = "The request is not valid."
+    code = "fields_refused"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "The request's fields are each valid but cannot be carried out."
 
     def __init__(self, field: str, code: str, message: str) -> None:
         super().__init__(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from streams.errors import CursorAhead, TooManyStreams
+from truc_api.authentication import TokenScheme
 from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
 from truc_api.serializers import NOT_AUTHENTICATED
 
@@ -200,7 +201,7 @@ def game_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{"knoxApiToken": []}],
+        "security": [{TokenScheme.name: []}],
         "responses": {
             "200": _stream_content(
                 "The stream: the events after the cursor, the view, then live.",
@@ -305,7 +306,7 @@ def player_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{"knoxApiToken": []}],
+        "security": [{TokenScheme.name: []}],
         "responses": {
             "200": _stream_content(
                 "The stream: the notices after the cursor, the current turns, then live.",
@@ -346,6 +347,7 @@ def wait_operation() -> dict[str, Any]:
 
     return {
         "operationId": "games_events_wait",
+        "summary": "Wait for the game's next events (long polling)",
         "tags": ["games"],
         "description": WAIT_DESCRIPTION,
         "parameters": [
@@ -368,7 +370,7 @@ def wait_operation() -> dict[str, Any]:
                 "Seconds to wait for one, at most 30.",
             ),
         ],
-        "security": [{"knoxApiToken": []}],
+        "security": [{TokenScheme.name: []}],
         "responses": {
             "200": {
                 "description": "The feed's page after `after` (no events when the wait timed out).",

@@ -75,3 +75,12 @@ def test_content_negotiation_answers_as_drfs_own(accept, query):
         assert _chosen(Negotiation(), renderers, accept, query) == _chosen(
             DefaultContentNegotiation(), renderers, accept, query
         )
+
+
+def test_a_whole_float_is_read_as_the_integer_json_schema_says_it_is():
+    """`5.0` is an integer to JSON Schema (the OpenAPI document's dialect): no field takes a
+    fraction, so a whole float becomes its int and any other stays a float (and is refused)."""
+    parsed = Parser().parse(io.BytesIO(b'{"a": 5.0, "b": [1.0, 2.5], "c": {"d": -0.0}, "e": true}'))
+
+    assert parsed == {"a": 5, "b": [1, 2.5], "c": {"d": 0}, "e": True}
+    assert type(parsed["a"]) is int and type(parsed["b"][1]) is float and parsed["e"] is True

@@ -143,3 +143,13 @@ def test_problems_application_error_without_detail_repeats_its_title():
 
 def test_problems_other_exceptions_are_left_to_the_500_handler():
     assert problem_exception_handler(RuntimeError("bug"), {}) is None
+
+
+def test_problems_a_body_that_is_not_json_lists_its_error_like_any_invalid_request():
+    response = problem_exception_handler(exceptions.ParseError("JSON parse error - x"), {})
+
+    assert response.data["code"] == "invalid_request"
+    assert response.data["title"] == "The request is not valid."  # one title, however raised
+    assert response.data["errors"] == [
+        {"field": "non_field_errors", "code": "parse_error", "message": "JSON parse error - x"}
+    ]

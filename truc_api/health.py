@@ -68,14 +68,23 @@ _WRONG_METHOD = problem_responses(
 )
 
 
-@extend_schema(responses={200: _Live, **_WRONG_METHOD}, tags=["health"])
+@extend_schema(
+    responses={200: _Live, **_WRONG_METHOD},
+    tags=["health"],
+    summary="Liveness: the process answers",
+)
 @_probe
 def live(request: Request) -> Response:
     """The process answers."""
     return Response({"status": "ok"})
 
 
-@extend_schema(responses={200: _Ready, 503: _Ready, **_WRONG_METHOD}, tags=["health"])
+@extend_schema(
+    operation_id="health_ready",
+    responses={200: _Ready, 503: _Ready, **_WRONG_METHOD},
+    tags=["health"],
+    summary="Readiness: the database and the broker answer",
+)
 @_probe
 def ready(request: Request) -> Response:
     """The database answers a query and the broker a connection; names the broker's scheme

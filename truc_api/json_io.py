@@ -32,9 +32,21 @@ class Renderer(JSONRenderer):
 class Parser(JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         try:
-            return orjson.loads(stream.read())
+            return _whole(orjson.loads(stream.read()))
         except orjson.JSONDecodeError as error:
             raise ParseError(f"JSON parse error - {error}") from None
+
+
+def _whole(value: Any) -> Any:
+    """JSON has one number type and JSON Schema calls `5.0` an integer, as the OpenAPI document
+    does: read it as 5. No field of the API takes a fraction, so no other float changes."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _whole(item) for key, item in value.items()}
+    return value
 
 
 class Negotiation(DefaultContentNegotiation):

@@ -1,5 +1,9 @@
 """The OpenAPI document's project-wide parts, added after drf-spectacular has built it.
 
+The document is OpenAPI 3.1; a 3.0 `nullable` that a hand-written schema (or DRF's pagination)
+still carries becomes 3.1's "or null" here (``null_as_31``), so that no form of it is left that
+generators read differently.
+
 `ProblemCode` is the enum of every `code` a problem can carry: the framework's and each
 `ApplicationError` subclass's (``codes()``), found by walking the subclasses, so that an app's new
 error is listed without this module knowing the app. The `servers` entry says where the paths
@@ -10,7 +14,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular import openapi
+
 from truc_api.problems import FRAMEWORK_CODES, ApplicationError
+from truc_api.serializers import StrictSerializer
+
+
+class AutoSchema(openapi.AutoSchema):
+    """drf-spectacular's, saying of each strict input serializer what it holds to: no key but
+    its fields (``StrictSerializer`` answers any other with a 400)."""
+
+    def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
+        schema: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(serializer, StrictSerializer):
+            schema["additionalProperties"] = False
+        return schema
+
+
+#: Every 429 says when to try again (truc_api/problems.py).
+RETRY_AFTER = {
+    "schema": {"type": "integer", "minimum": 0},
+    "required": True,
+    "description": "Seconds to wait before trying again.",
+}
 
 
 def problem_codes() -> list[str]:
@@ -38,5 +64,54 @@ def postprocess(
         ),
     }
     result["components"]["schemas"] = dict(sorted(schemas.items()))
+    null_as_31(result)
+    plain_references(result)
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            throttled = operation.get("responses", {}).get("429")
+            if throttled is not None:
+                throttled.setdefault("headers", {})["Retry-After"] = RETRY_AFTER
+            for callback in operation.get("callbacks", {}).values():
+                for expression in callback.values():
+                    for sent in expression.values():
+                        # A request the server sends is signed, not sent with a token.
+                        sent.setdefault("security", [])
     result["servers"] = [{"url": "/", "description": "This server: the paths start with /api/."}]
     return result
+
+
+def plain_references(node: Any) -> None:
+    """drf-spectacular wraps a reference in a one-item `allOf` to give it a description; in 3.1 a
+    `$ref` takes siblings, so the reference stands as itself (what readers expect)."""
+    if isinstance(node, list):
+        for item in node:
+            plain_references(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        plain_references(value)
+    wrapped = node.get("allOf")
+    if isinstance(wrapped, list) and len(wrapped) == 1 and set(wrapped[0]) == {"$ref"}:
+        node["$ref"] = node.pop("allOf")[0]["$ref"]
+
+
+def null_as_31(node: Any) -> None:
+    """OpenAPI 3.0's ``nullable: true`` in 3.1's words, in place: a type list, or `oneOf` null."""
+    if isinstance(node, list):
+        for item in node:
+            null_as_31(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        null_as_31(value)
+    if not node.pop("nullable", False):
+        return
+    if isinstance(node.get("type"), str) and not {"$ref", "allOf", "oneOf"} & set(node):
+        node["type"] = [node["type"], "null"]
+        return
+    kept = {key: node.pop(key) for key in list(node) if key not in ("description", "default")}
+    kept.pop("type", None)  # beside a reference, the reference's own type says it
+    inner = kept["allOf"][0] if list(kept) == ["allOf"] and len(kept["allOf"]) == 1 else kept
+    node["oneOf"] = [inner, {"type": "null"}]

@@ -18,6 +18,8 @@ from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+#: The one title of `invalid_request`, however it is raised.
+INVALID_TITLE = "The request is not valid."
 
 
 class ApplicationError(Exception):
@@ -145,8 +147,14 @@ def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         status = HTTPStatus.UNAUTHORIZED
     if isinstance(exc, exceptions.ValidationError):
-        body = problem_body(status, code, "The request has invalid fields.")
+        body = problem_body(status, code, "The request has invalid fields.", title=INVALID_TITLE)
         body["errors"] = list(_field_errors(exc.detail))
+        return body
+    if isinstance(exc, exceptions.ParseError):
+        # Not JSON at all: the body as a whole is at fault, in the same shape as a field.
+        body = problem_body(status, code, str(exc.detail), title=INVALID_TITLE)
+        field = api_settings.NON_FIELD_ERRORS_KEY
+        body["errors"] = [{"field": field, "code": "parse_error", "message": str(exc.detail)}]
         return body
     return problem_body(status, code, str(exc.detail))
 
@@ -179,7 +187,11 @@ def problem_response(status: int, code: str, detail: str | None = None) -> JsonR
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
-    return problem_response(HTTPStatus.BAD_REQUEST, "invalid_request")
+    body = problem_body(HTTPStatus.BAD_REQUEST, "invalid_request", title=INVALID_TITLE)
+    message = "The request could not be read."
+    field = api_settings.NON_FIELD_ERRORS_KEY
+    body["errors"] = [{"field": field, "code": "bad_request", "message": message}]
+    return JsonResponse(body, status=HTTPStatus.BAD_REQUEST, content_type=PROBLEM_CONTENT_TYPE)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> JsonResponse:

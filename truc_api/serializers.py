@@ -108,8 +108,18 @@ def validated_query(
 
 
 class ProblemFieldErrorSerializer(serializers.Serializer[Any]):
-    field = serializers.CharField(help_text="The field at fault, dotted when nested.")
-    code = serializers.CharField(help_text="A stable code for what is wrong with it.")
+    field = serializers.CharField(
+        help_text="The field at fault, dotted when nested (`options.target`, `bots.0.seat`); a"
+        " header by its name (`Idempotency-Key`); `non_field_errors` for the body as a whole."
+    )
+    code = serializers.CharField(
+        help_text="A stable code for what is wrong with it: a serializer's (`required`,"
+        " `invalid_type`, `invalid_choice`, `min_value`, `max_value`, `max_length`,"
+        " `unknown_field`, ...), the engine's (`unknown_action`, `invalid_card`,"
+        " `invalid_option`, `unknown_option`, `buenas_above_target`, `no_such_seat`), a"
+        " password's (`password_too_short`, ...), a webhook URL's (`private_address`,"
+        " `invalid_url`, `unresolvable_host`), or `parse_error` for a body that is not JSON."
+    )
     message = serializers.CharField()
 
 
@@ -124,7 +134,7 @@ class ProblemSerializer(serializers.Serializer[Any]):
     matches it but that the game's state or rules refuse is a 403, 404, 409 or 422."""
 
     type = serializers.CharField(help_text="A URN named by `code`.")
-    title = serializers.CharField(help_text="The same for every problem of a `code`.")
+    title = serializers.CharField(help_text="A short summary of the problem's kind, for people.")
     status = serializers.IntegerField(min_value=400, max_value=599)
     detail = serializers.CharField(help_text="This occurrence, for people.")
     code = _ProblemCodeField(help_text="Stable: clients branch on this.")

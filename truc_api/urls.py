@@ -16,7 +16,11 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("lobby.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path(
+        "redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="truc_api/redoc.html"),
+        name="redoc",
+    ),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
 ]

@@ -1,24 +1,26 @@
-"""OpenAPI pieces shared by the games views: headers, request examples, and problem responses
-with an example for every error code they can answer with."""
+"""OpenAPI pieces of the games views: headers, request examples, and for each operation the
+problems it answers with, each example built by the code that answers it (``problem_of``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
 
-from games import errors
+from games import engine, errors
+from games.api.serializers import (
+    ActionSerializer,
+    FeedQuerySerializer,
+    GameCreateSerializer,
+    JoinByCodeSerializer,
+    JoinSerializer,
+    OpenGamesQuerySerializer,
+)
 from games.engine import REASONS
 from games.engine.actions import ALIASES, CANONICAL
-from truc_api.serializers import (
-    NOT_AUTHENTICATED,
-    THROTTLED,
-    UNKNOWN_FIELD,
-    error_example,
-    invalid_request_example,
-    problem_example,
-    problem_responses,
-)
+from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_of
+from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, problem_responses
 
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
@@ -27,6 +29,44 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description="The `ETag` of the caller's last read: answered with 304 while nothing changed.",
 )
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 201, 304],
+    required=True,
+    description="The caller's view's tag: send it back as `If-None-Match` to poll for a change.",
+)
+ETAG_OF_ACTION = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[201],
+    description=(
+        "The tag of the view in this answer, as a read would send it: poll with it. Not sent"
+        " on a replay (`Idempotent-Replayed`), whose view may be old."
+    ),
+)
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed",
+    {"type": "string", "enum": ["true"]},
+    OpenApiParameter.HEADER,
+    response=[201],
+    description="`true` when this is the stored answer to an earlier request with the same key.",
+)
+
+
+def location(status: int = 201) -> OpenApiParameter:
+    return OpenApiParameter(
+        "Location",
+        str,
+        OpenApiParameter.HEADER,
+        response=[status],
+        required=True,
+        description="The URL of what was created.",
+    )
+
+
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     # As views._idempotency_key checks it: 1 to 255 characters, not only whitespace.
@@ -39,40 +79,152 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     ),
 )
 
-_CONFLICTS = (
-    errors.StaleVersion,
-    errors.IdempotencyConflict,
-    errors.GameNotStarted,
-    errors.GameOver,
-    errors.GameStarted,
-    errors.GameNotOver,
-    errors.SeatTaken,
-    errors.AlreadySeated,
-    errors.TooManyOpenGames,
-)
+# --- the problems each operation answers with, built by the code that answers them -------------
 
-# Every problem the games endpoints may answer with, by status.
-_EXAMPLES: dict[int, list[OpenApiExample]] = {
-    400: [
-        UNKNOWN_FIELD,
-        invalid_request_example("Unknown action", "type", "invalid_choice", '"fold" is not valid.'),
+
+def answer(name: str, error: Exception) -> OpenApiExample:
+    """The problem ``error`` is answered with, by truc_api/problems.py itself."""
+    found = problem_of(error)
+    assert found is not None, error
+    body = found[0]
+    return OpenApiExample(
+        name, value=body, status_codes=[body["status"]], media_type=PROBLEM_CONTENT_TYPE
+    )
+
+
+def refusal(name: str, serializer_class: type[serializers.Serializer[Any]], data: Any) -> Any:
+    """The 400 that ``serializer_class`` answers ``data`` with."""
+    serializer = serializer_class(data=data)
+    assert not serializer.is_valid(), data
+    return answer(name, serializers.ValidationError(serializer.errors))
+
+
+def _action_refusal(name: str, body: dict[str, Any]) -> OpenApiExample:
+    """The 400 the engine's reading of an action answers (services.act)."""
+    try:
+        engine.Action.from_json(body)
+    except engine.InvalidAction as error:
+        return answer(name, errors.InvalidRequest(error, error.field or "non_field_errors"))
+    raise AssertionError(body)
+
+
+def _rules_refusal(name: str, preset: str, options: dict[str, Any]) -> OpenApiExample:
+    try:
+        engine.resolve_rules(preset, options)
+    except engine.InvalidRules as error:
+        return answer(name, errors.rules_error(error))
+    raise AssertionError(options)
+
+
+def _rule(code: str) -> OpenApiExample:
+    refused = engine.IllegalAction(REASONS[code], code)
+    return answer(code, errors.RuleViolation(refused, current_version=14))
+
+
+#: What views.idempotency_key answers when the header is missing, empty or too long.
+MISSING_KEY = {"Idempotency-Key": ["Send a unique key (1 to 255 characters) with every action."]}
+_STALE = errors.StaleVersion("The game is at version 15.", extra={"current_version": 15})
+_SEAT_TAKEN = answer("Seat taken", errors.SeatTaken())
+_ALREADY_SEATED = answer("Already seated", errors.AlreadySeated())
+_STARTED = answer("Game started", errors.GameStarted("This game is no longer taking players."))
+_NO_SUCH_SEAT = answer(
+    "No such seat",
+    errors.SeatsRefused(engine.InvalidAction("seats run from 0 to 1", "no_such_seat"), "seat"),
+)
+_NOT_FOUND = answer("Not found", errors.GameNotFound())
+_NOT_SEATED = answer("Not seated", errors.NotSeated())
+
+
+def page_refusal(name: str) -> OpenApiExample:
+    return answer(name, serializers.ValidationError({"limit": ["A whole number from 1 to 200."]}))
+
+
+#: By operation: every problem it answers with but 401 and 429, which every one may.
+_BY_OPERATION: dict[str, list[OpenApiExample]] = {
+    "rules_read": [],
+    "games_create": [
+        refusal("Unknown field", GameCreateSerializer, {"preset": "valenciano", "colour": "red"}),
+        refusal("Unknown preset", GameCreateSerializer, {"preset": "poker"}),
+        _rules_refusal("Target out of range", "valenciano", {"target": 100}),
+        _rules_refusal("Unknown option", "valenciano", {"jokers": True}),
+        _rules_refusal("Buenas above the target", "argentino", {"target": 10, "buenas_from": 12}),
+        answer(
+            "Bots' seats",
+            errors.SeatsRefused(
+                engine.InvalidAction("bots take distinct seats from 1 to 1", "bad_seat"), "bots"
+            ),
+        ),
+        answer("Too many open games", errors.TooManyOpenGames(10)),
     ],
-    401: [NOT_AUTHENTICATED],
-    403: [error_example("Not seated", errors.NotSeated)],
-    404: [error_example("Not found", errors.GameNotFound)],
-    409: [error_example(error.code, error) for error in _CONFLICTS],
-    422: [
-        problem_example(code, 422, code, reason[0].upper() + reason[1:] + ".")
-        for code, reason in REASONS.items()
+    "games_open": [
+        refusal("Unknown preset", OpenGamesQuerySerializer, {"preset": "poker"}),
+        page_refusal("Limit out of range"),
     ],
-    429: [THROTTLED],
+    "games_mine": [page_refusal("Limit out of range")],
+    "games_join_by_code": [
+        refusal("No code", JoinByCodeSerializer, {}),
+        answer("No game has that code", errors.GameNotFound("No game has that join code.")),
+        _STARTED,
+        _SEAT_TAKEN,
+        _ALREADY_SEATED,
+        _NO_SUCH_SEAT,
+        answer("Too many open games", errors.TooManyOpenGames(10)),
+    ],
+    "games_read": [_NOT_FOUND],
+    "games_join": [
+        refusal("Seat not a number", JoinSerializer, {"seat": "1"}),
+        _NOT_FOUND,
+        _STARTED,
+        _SEAT_TAKEN,
+        _ALREADY_SEATED,
+        _NO_SUCH_SEAT,
+        answer("Too many open games", errors.TooManyOpenGames(10)),
+    ],
+    "games_leave": [
+        _NOT_SEATED,
+        _NOT_FOUND,
+        answer("Game started", errors.GameStarted("A started game is left by resigning.")),
+    ],
+    "games_resign": [
+        _NOT_SEATED,
+        _NOT_FOUND,
+        answer("Game not started", errors.GameNotStarted()),
+        answer("Game over", errors.GameOver()),
+    ],
+    "games_act": [
+        _action_refusal("Unknown action", {"type": "fold"}),
+        _action_refusal("No card", {"type": "play"}),
+        _action_refusal("Not a card", {"type": "play", "card": "8E"}),
+        _action_refusal("A card with a call", {"type": "truco", "card": "7O"}),
+        refusal(
+            "Version not a number", ActionSerializer, {"type": "mazo", "expected_version": "3"}
+        ),
+        answer("No Idempotency-Key", serializers.ValidationError(MISSING_KEY)),
+        _NOT_SEATED,
+        _NOT_FOUND,
+        answer("Stale version", _STALE),
+        answer("Key reused", errors.IdempotencyConflict()),
+        answer("Game not started", errors.GameNotStarted()),
+        answer("Game over", errors.GameOver()),
+        *(_rule(code) for code in REASONS),
+    ],
+    "games_events": [
+        refusal("After not a number", FeedQuerySerializer, {"after": "x"}),
+        _NOT_FOUND,
+    ],
+    "games_history": [_NOT_FOUND],
+    "games_export": [
+        _NOT_FOUND,
+        answer("Not over", errors.GameNotOver("A game is exported once it is over.")),
+    ],
 }
 
 
-def problems(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
-    """``responses`` entries for these statuses (and 429), problem+json with an example each."""
-    examples = [example for status in (*statuses, 429) for example in _EXAMPLES[status]]
-    return problem_responses(*examples)
+def problems(operation_id: str, *more: OpenApiExample) -> dict[tuple[int, str], OpenApiResponse]:
+    """``responses`` entries: the operation's own problems, 401 and 429, an example each."""
+    own = [*_BY_OPERATION[operation_id], *more]
+    authenticated = operation_id != "rules_read"
+    return problem_responses(*own, *([NOT_AUTHENTICATED] if authenticated else []), THROTTLED)
 
 
 CREATE_EXAMPLES = [

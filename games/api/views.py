@@ -54,7 +54,7 @@ class RulesView(APIView):
         operation_id="rules_read",
         tags=["rules"],
         summary="The rules' metadata: presets, options, decks, cards, actions",
-        responses={200: RulesMetadataSerializer, **docs.problems()},
+        responses={200: RulesMetadataSerializer, **docs.problems("rules_read")},
         description=(
             "What a client needs to render cards, sort a hand and offer actions without"
             " hard-coding them: the presets with every option, each option's type and range, the"
@@ -71,9 +71,11 @@ class RulesView(APIView):
 class GameCreateView(APIView):
     @extend_schema(
         operation_id="games_create",
+        summary="Create a game (you take seat 0)",
         tags=["games"],
+        parameters=[docs.location()],
         request=GameCreateSerializer,
-        responses={201: GameSerializer, **docs.problems(400, 401)},
+        responses={201: GameSerializer, **docs.problems("games_create")},
         examples=docs.CREATE_EXAMPLES,
     )
     def post(self, request: Request) -> Response:
@@ -97,7 +99,7 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
         tags=["games"],
         summary="Public games waiting for players",
         parameters=[OpenGamesQuerySerializer],
-        responses={200: GameSummarySerializer(many=True), **docs.problems(400, 401)},
+        responses={200: GameSummarySerializer(many=True), **docs.problems("games_open")},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
@@ -121,8 +123,9 @@ class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
 
     @extend_schema(
         operation_id="games_mine",
+        summary="Your games, those waiting for you first",
         tags=["games"],
-        responses={200: GameSummarySerializer(many=True), **docs.problems(401)},
+        responses={200: GameSummarySerializer(many=True), **docs.problems("games_mine")},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
@@ -141,9 +144,10 @@ class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
 class JoinByCodeView(APIView):
     @extend_schema(
         operation_id="games_join_by_code",
+        summary="Join a private game by its code",
         tags=["games"],
         request=JoinByCodeSerializer,
-        responses={200: GameSerializer, **docs.problems(400, 401, 404, 409)},
+        responses={200: GameSerializer, **docs.problems("games_join_by_code")},
     )
     def post(self, request: Request) -> Response:
         data = validated(JoinByCodeSerializer, request.data)
@@ -163,9 +167,10 @@ class GameView(APIView):
 
     @extend_schema(
         operation_id="games_read",
+        summary="A game as your seat sees it",
         tags=["games"],
-        parameters=[GAME_ID, docs.IF_NONE_MATCH],
-        responses={200: GameSerializer, 304: None, **docs.problems(401, 404)},
+        parameters=[GAME_ID, docs.IF_NONE_MATCH, docs.ETAG],
+        responses={200: GameSerializer, 304: None, **docs.problems("games_read")},
         description=(
             "The game as the caller's seat sees it; others get a spectator's view of public games."
             " Send the last `ETag` as `If-None-Match` to get a bodiless 304 while nothing changed."
@@ -194,10 +199,11 @@ def _matches(if_none_match: str | None, tag: str) -> bool:
 class JoinView(APIView):
     @extend_schema(
         operation_id="games_join",
+        summary="Take a seat at a game",
         tags=["games"],
         parameters=[GAME_ID],
         request=JoinSerializer,
-        responses={200: GameSerializer, **docs.problems(400, 401, 404, 409)},
+        responses={200: GameSerializer, **docs.problems("games_join")},
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated(JoinSerializer, request.data)
@@ -210,10 +216,11 @@ class JoinView(APIView):
 class LeaveView(APIView):
     @extend_schema(
         operation_id="games_leave",
+        summary="Leave a game before it starts",
         tags=["games"],
         parameters=[GAME_ID],
         request=None,
-        responses={204: None, **docs.problems(401, 403, 404, 409)},
+        responses={204: None, **docs.problems("games_leave")},
     )
     def post(self, request: Request, game_id: str) -> Response:
         services.leave_game(request.user, game_id)
@@ -223,10 +230,11 @@ class LeaveView(APIView):
 class ResignView(APIView):
     @extend_schema(
         operation_id="games_resign",
+        summary="Resign: the other side wins the match",
         tags=["games"],
         parameters=[GAME_ID],
         request=None,
-        responses={200: GameSerializer, **docs.problems(401, 403, 404, 409)},
+        responses={200: GameSerializer, **docs.problems("games_resign")},
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = services.resign(request.user, game_id)
@@ -236,10 +244,11 @@ class ResignView(APIView):
 class ActionView(APIView):
     @extend_schema(
         operation_id="games_act",
+        summary="Act: play a card, call, answer, fold or pass",
         tags=["games"],
-        parameters=[GAME_ID, docs.IDEMPOTENCY_KEY],
+        parameters=[GAME_ID, docs.IDEMPOTENCY_KEY, docs.ETAG_OF_ACTION, docs.REPLAYED],
         request={"application/json": contract.ref("ActionRequest")},
-        responses={201: ActionResultSerializer, **docs.problems(400, 401, 403, 404, 409, 422)},
+        responses={201: ActionResultSerializer, **docs.problems("games_act")},
         examples=docs.ACTION_EXAMPLES,
         description=(
             "Act for the caller's seat. `expected_version` must be the game's current version."
@@ -250,8 +259,14 @@ class ActionView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         key = _idempotency_key(request)
         body = validated(ActionSerializer, request.data)
-        result = services.act(request.user, game_id, body, key, answer=action_answer)
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+        tags: list[str] = []
+
+        def answer(acted: services.Acted) -> services.Answer:
+            tags.append(selectors.etag(acted.game, acted.seat))  # of the view in this answer
+            return action_answer(acted)
+
+        result = services.act(request.user, game_id, body, key, answer=answer)
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else {"ETag": tags[0]}
         return Response(result.body, status=result.status, headers=headers)
 
 
@@ -267,9 +282,10 @@ def action_answer(acted: services.Acted) -> services.Answer:
 class EventFeedView(APIView):
     @extend_schema(
         operation_id="games_events",
+        summary="The game's events after a seq, as you may see them",
         tags=["games"],
         parameters=[GAME_ID, FeedQuerySerializer],
-        responses={200: FeedPageSerializer, **docs.problems(400, 401, 404)},
+        responses={200: FeedPageSerializer, **docs.problems("games_events")},
         description=(
             "The game's events after `after`, in order, redacted for the caller, at most `limit`"
             " of them; ask again with the answer's `after` while `more` is true."
@@ -284,9 +300,10 @@ class EventFeedView(APIView):
 class HistoryView(APIView):
     @extend_schema(
         operation_id="games_history",
+        summary="The hands and camas played so far",
         tags=["games"],
         parameters=[GAME_ID],
-        responses={200: HistorySerializer, **docs.problems(401, 404)},
+        responses={200: HistorySerializer, **docs.problems("games_history")},
     )
     def get(self, request: Request, game_id: str) -> Response:
         game, _ = selectors.visible_game(game_id, request.user)
@@ -296,9 +313,10 @@ class HistoryView(APIView):
 class ExportView(APIView):
     @extend_schema(
         operation_id="games_export",
+        summary="The whole record of a finished game",
         tags=["games"],
         parameters=[GAME_ID],
-        responses={200: ExportSerializer, **docs.problems(401, 404, 409)},
+        responses={200: ExportSerializer, **docs.problems("games_export")},
         description="The whole record of a finished game, still without any unplayed card.",
     )
     def get(self, request: Request, game_id: str) -> Response:
@@ -309,7 +327,5 @@ class ExportView(APIView):
 def _idempotency_key(request: Request) -> str:
     key = request.headers.get("Idempotency-Key", "").strip()
     if not key or len(key) > 255:
-        raise serializers.ValidationError(
-            {"Idempotency-Key": ["Send a unique key (1 to 255 characters) with every action."]}
-        )
+        raise serializers.ValidationError(docs.MISSING_KEY)
     return key

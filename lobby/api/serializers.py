@@ -107,6 +107,8 @@ class ChatLineCreateSerializer(StrictSerializer):
 
 
 class ChatQuerySerializer(StrictSerializer):
+    from_query = True
+
     room = serializers.ChoiceField(ChatLine.Room.choices, default=ChatLine.Room.PLAYERS)
     after = serializers.IntegerField(min_value=0, default=0, help_text="Lines after this id.")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -11,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
+from games.api.docs import answer
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -27,6 +29,7 @@ from lobby.api.serializers import (
 )
 from lobby.lookups import by_id
 from lobby.models import Seek
+from players.services import InvalidField
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
     RETRY_AFTER,
@@ -38,11 +41,15 @@ from truc_api.serializers import (
     validated,
 )
 
-_SEEK_ID = OpenApiParameter("seek_id", str, OpenApiParameter.PATH, description="The seek's UUID.")
-_CHALLENGE_ID = OpenApiParameter(
-    "challenge_id", str, OpenApiParameter.PATH, description="The challenge's UUID."
+_SEEK_ID = OpenApiParameter(
+    "seek_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The seek's id."
 )
-_GAME_ID = OpenApiParameter("game_id", str, OpenApiParameter.PATH, description="The game's UUID.")
+_CHALLENGE_ID = OpenApiParameter(
+    "challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The challenge's id."
+)
+_GAME_ID = OpenApiParameter(
+    "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
+)
 _TOKEN = OpenApiParameter("token", str, OpenApiParameter.PATH, description="The link's token.")
 _GAME = "8d6b2c1e-5f0a-4a43-9c7e-2b1f9e3d4a55"
 _SEEK = "2f4e1c9a-7b3d-4e8f-a1c2-9d0e5b6f7a81"
@@ -155,11 +162,13 @@ class SeeksView(APIView):
             **_errors(
                 _BAD_OPTION,
                 UNKNOWN_FIELD,
-                invalid_request_example(
+                answer(
                     "Bots for a rated seek",
-                    "bot_after",
-                    "rated_seek",
-                    "Bots fill only unrated seeks: a game with a bot is not rated.",
+                    InvalidField(
+                        "bot_after",
+                        "rated_seek",
+                        "Bots fill only unrated seeks: a game with a bot is not rated.",
+                    ),
                 ),
                 error_example("Already seeking", lobby_errors.AlreadySeeking),
                 error_example("Partner blocked", lobby_errors.PlayerBlocked),
@@ -190,7 +199,7 @@ class SeeksView(APIView):
 
 class SeekDetailView(APIView):
     @extend_schema(
-        operation_id="seeks_retrieve",
+        operation_id="seeks_read",
         tags=["lobby"],
         summary="One of your seeks",
         responses={200: SeekSerializer, **_errors(_SEEK_NOT_FOUND)},
@@ -274,8 +283,8 @@ class ChallengesView(APIView):
             **_errors(
                 _BAD_OPTION,
                 UNKNOWN_FIELD,
-                invalid_request_example(
-                    "No such player", "opponents", "no_such_player", "No such player."
+                answer(
+                    "No such player", InvalidField("opponents", "no_such_player", "No such player.")
                 ),
                 error_example("Refused", lobby_errors.ChallengeRefused),
                 error_example("You block him", lobby_errors.PlayerBlocked),
@@ -303,7 +312,7 @@ class ChallengesView(APIView):
 
 class ChallengeDetailView(APIView):
     @extend_schema(
-        operation_id="challenges_retrieve",
+        operation_id="challenges_read",
         tags=["lobby"],
         summary="A challenge you sit in",
         responses={200: ChallengeSerializer, **_errors(_CHALLENGE_NOT_FOUND)},
@@ -332,7 +341,7 @@ class ChallengeAcceptView(APIView):
 
 class ChallengeLinkView(APIView):
     @extend_schema(
-        operation_id="challenges_link_retrieve",
+        operation_id="challenges_link_read",
         tags=["lobby"],
         summary="The challenge behind a private link",
         responses={200: ChallengeSerializer, **_errors(_CHALLENGE_NOT_FOUND)},
@@ -400,7 +409,7 @@ _REMATCH_ERRORS = (
 
 class RematchView(APIView):
     @extend_schema(
-        operation_id="games_rematch_retrieve",
+        operation_id="games_rematch_read",
         tags=["lobby"],
         summary="The rematch of a game, and the game it is the rematch of",
         responses={200: RematchSerializer, **_errors(_GAME_NOT_FOUND)},
@@ -480,7 +489,7 @@ class ChatView(APIView):
             ),
         },
         parameters=[_GAME_ID, _ROOM, _AFTER, RETRY_AFTER],
-        examples=[_response("Lines", [_LINE])],  # type: ignore[arg-type]
+        examples=[_response("Lines", _LINE)],  # one line: drf-spectacular makes it a list
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = validated(ChatQuerySerializer, request.query_params.dict())

@@ -1,8 +1,7 @@
 """OpenAPI pieces of the notifications API: problem responses, examples, and the webhook itself.
 
-The schema is OpenAPI 3.0, which has no top-level ``webhooks`` (3.1 has, and drf-spectacular's
-``SPECTACULAR_SETTINGS["WEBHOOKS"]`` writes them only there), so the request we send is documented
-as a ``callback`` of the operation that subscribes: the same description, in 3.0's words.
+The request we send is documented as a ``callback`` of the operation that subscribes (it goes to
+the URL given there).
 """
 
 from __future__ import annotations
@@ -10,43 +9,73 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiCallback, OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import serializers
 
+from games import engine
+from games.api.docs import answer, page_refusal, refusal
 from notifications import errors
-from notifications.api.serializers import WebhookPayloadSerializer
+from notifications.addresses import AddressRefused
+from notifications.api.serializers import (
+    SubscriptionCreateSerializer,
+    WebhookPayloadSerializer,
+)
 from notifications.models import Kind
-from truc_api.serializers import (
-    NOT_AUTHENTICATED,
-    THROTTLED,
-    UNKNOWN_FIELD,
-    error_example,
-    invalid_request_example,
-    problem_responses,
+from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, problem_responses
+
+
+def _url_refused(name: str, refused: AddressRefused) -> OpenApiExample:
+    """The 422 of a URL the server may not send to, as the serializer raises it."""
+    return answer(name, errors.UrlRefused(str(refused), refused.code))
+
+
+_SUBSCRIPTION_NOT_FOUND = answer("No such subscription", errors.SubscriptionNotFound())
+_DELIVERY_NOT_FOUND = answer("No such delivery", errors.DeliveryNotFound())
+_BAD_FILTER = answer(
+    "Unknown status",
+    serializers.ValidationError(
+        {"status": ["Select a valid choice. lost is not one of the available choices."]}
+    ),
 )
 
-_EXAMPLES: dict[int, list[OpenApiExample]] = {
-    400: [
-        UNKNOWN_FIELD,
-        invalid_request_example(
-            "Private address",
-            "url",
-            "private_address",
-            "The URL points at a private, loopback or reserved address.",
+#: By operation: every problem it answers with but 401 and 429, which every one may.
+_BY_OPERATION: dict[str, list[OpenApiExample]] = {
+    "webhooks_subscriptions_list": [page_refusal("Limit out of range")],
+    "webhooks_subscriptions_create": [
+        refusal(
+            "Unknown field",
+            SubscriptionCreateSerializer,
+            {"url": "https://93.184.215.14/hooks", "kinds": ["your_turn"], "colour": "red"},
         ),
-        invalid_request_example("Unknown kind", "kinds", "invalid_choice", '"turn" is not valid.'),
+        refusal(
+            "Unknown kind",
+            SubscriptionCreateSerializer,
+            {"url": "https://93.184.215.14/hooks", "kinds": ["turn"]},
+        ),
+        _url_refused(
+            "Private address",
+            AddressRefused(
+                "The URL points at a private, loopback or reserved address.", "private_address"
+            ),
+        ),
+        _url_refused(
+            "Not http",
+            AddressRefused("Only http and https URLs with a host are accepted.", "invalid_url"),
+        ),
     ],
-    401: [NOT_AUTHENTICATED],
-    404: [
-        error_example("No such subscription", errors.SubscriptionNotFound),
-        error_example("No such delivery", errors.DeliveryNotFound),
+    "webhooks_subscriptions_read": [_SUBSCRIPTION_NOT_FOUND],
+    "webhooks_subscriptions_delete": [_SUBSCRIPTION_NOT_FOUND],
+    "webhooks_deliveries_list": [_BAD_FILTER, page_refusal("Limit out of range")],
+    "webhooks_deliveries_read": [_DELIVERY_NOT_FOUND],
+    "webhooks_deliveries_replay": [
+        _DELIVERY_NOT_FOUND,
+        answer("Delivery pending", errors.DeliveryPending()),
     ],
-    409: [error_example("Delivery pending", errors.DeliveryPending)],
-    429: [THROTTLED],
 }
 
 
-def problems(*statuses: int) -> dict[tuple[int, str], Any]:
-    """``responses`` entries for these statuses (and 429), problem+json with an example each."""
-    return problem_responses(*(example for s in (*statuses, 429) for example in _EXAMPLES[s]))
+def problems(operation_id: str) -> dict[tuple[int, str], Any]:
+    """``responses`` entries: the operation's own problems, 401 and 429, an example each."""
+    return problem_responses(*_BY_OPERATION[operation_id], NOT_AUTHENTICATED, THROTTLED)
 
 
 SUBSCRIBE_EXAMPLES = [
@@ -67,6 +96,21 @@ SUBSCRIBE_EXAMPLES = [
 ]
 
 _GAME_ID = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
+
+
+def _state_after_a_card() -> dict[str, Any]:
+    """Seat 1's view once seat 0 has led the 4 of bastos: made by the engine, so it has every
+    field the view has (``engine.view_for``, as the payload's)."""
+    state = engine.start(engine.start_match(engine.PRESETS["valenciano"]))
+    state = engine.evolve(state, engine.deal_hands(state, [["4B", "5O", "6C"], ["1E", "7O", "3C"]]))
+    for event in engine.decide(state, 0, engine.play("4B")):
+        state = engine.evolve(state, event)
+    view = engine.view_for(state, 1)
+    for key in ("rules", "version", "seat"):  # the payload's own fields say these
+        del view[key]
+    return view
+
+
 _YOUR_TURN = {
     "type": "your_turn",
     "timestamp": "2025-05-01T18:30:02.118000+00:00",
@@ -85,41 +129,7 @@ _YOUR_TURN = {
                 "data": {"seat": 0, "card": "4B"},
             }
         ],
-        "state": {
-            "side": 1,
-            "scores": [0, 0],
-            "camas": [0, 0],
-            "match_over": False,
-            "match_winner": None,
-            "end_reason": None,
-            "turn": 1,
-            "hand": {
-                "number": 1,
-                "dealer": 1,
-                "mano": 0,
-                "over": False,
-                "my_cards": ["1E", "7O", "3C"],
-                "my_envido": 7,
-                "cards_left": [2, 3],
-                "bazas": [],
-                "baza": [{"seat": 0, "card": "4B"}],
-                "baza_results": [],
-                "folded": [],
-                "envido_phase": False,
-                "pending_call": None,
-                "truco": {"level": 1, "holder": None},
-                "envido": {"calls": [], "winner": None, "value": None, "points": None},
-            },
-            "legal_actions": [
-                {"type": "play", "card": "1E"},
-                {"type": "play", "card": "7O"},
-                {"type": "play", "card": "3C"},
-                {"type": "truco"},
-                {"type": "envido"},
-                {"type": "falta_envido"},
-                {"type": "mazo"},
-            ],
-        },
+        "state": _state_after_a_card(),
     },
 }
 WEBHOOK_DESCRIPTION = """\
@@ -155,6 +165,9 @@ WEBHOOK_CALLBACK = OpenApiCallback(
         request=WebhookPayloadSerializer,
         responses={
             200: OpenApiResponse(description="Received: any 2xx status acknowledges it."),
+            "4XX": OpenApiResponse(
+                description="Refused: retried later, as any answer but a 2xx (see above)."
+            ),
         },
         examples=[OpenApiExample("your_turn", value=_YOUR_TURN)],
     ),

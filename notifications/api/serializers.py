@@ -4,21 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers import StateViewSerializer, component
 from games.models import Game
 from notifications.addresses import AddressRefused, check_url
+from notifications.errors import UrlRefused
 from notifications.models import Delivery, Kind
 from truc_api.serializers import StrictSerializer
 
 # --- input -------------------------------------------------------------------------------------
 
 
+@extend_schema_field({"type": "string", "format": "uri"})
+class WebhookUrlField(serializers.CharField):
+    """A URI, as the schema says; whether the server may send to it (http or https, a host that
+    resolves to a public address) ``check_url`` says, with a 422: one validator for it."""
+
+
 class SubscriptionCreateSerializer(StrictSerializer):
     """A URL to notify, and the kinds of notification it wants. Unknown keys are a 400."""
 
-    url = serializers.URLField(
+    url = WebhookUrlField(
         max_length=2000,
         help_text="http or https; never a private or loopback address in production.",
     )
@@ -31,7 +39,7 @@ class SubscriptionCreateSerializer(StrictSerializer):
         try:
             check_url(url)
         except AddressRefused as refused:
-            raise serializers.ValidationError(str(refused), code=refused.code) from None
+            raise UrlRefused(str(refused), refused.code) from None  # a 422: the schema allows it
         return url
 
 

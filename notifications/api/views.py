@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api import docs as game_docs
 from notifications import selectors, services
 from notifications.api import docs
 from notifications.api.filters import DeliveryFilter
@@ -29,6 +30,13 @@ from notifications.models import Delivery, Subscription
 from truc_api.pagination import Page
 from truc_api.serializers import validated
 
+_WAIT_RETRY_AFTER = OpenApiParameter(
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=[200],
+    description="With every wait taken: seconds before asking again (the answer came at once).",
+)
 SUBSCRIPTION_ID = OpenApiParameter(
     "subscription_id", str, OpenApiParameter.PATH, description="The subscription's UUID."
 )
@@ -45,17 +53,26 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     @extend_schema(
         operation_id="webhooks_subscriptions_list",
+        summary="Your webhook subscriptions",
         tags=["webhooks"],
-        responses={200: SubscriptionSerializer(many=True), **docs.problems(400, 401)},
+        responses={
+            200: SubscriptionSerializer(many=True),
+            **docs.problems("webhooks_subscriptions_list"),
+        },
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
 
     @extend_schema(
         operation_id="webhooks_subscriptions_create",
+        summary="Subscribe a URL to notifications",
         tags=["webhooks"],
+        parameters=[game_docs.location()],
         request=SubscriptionCreateSerializer,
-        responses={201: SubscriptionCreatedSerializer, **docs.problems(400, 401)},
+        responses={
+            201: SubscriptionCreatedSerializer,
+            **docs.problems("webhooks_subscriptions_create"),
+        },
         examples=docs.SUBSCRIBE_EXAMPLES,
         callbacks=[docs.WEBHOOK_CALLBACK],
         description=(
@@ -83,9 +100,10 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
 class SubscriptionView(APIView):
     @extend_schema(
         operation_id="webhooks_subscriptions_read",
+        summary="One webhook subscription",
         tags=["webhooks"],
         parameters=[SUBSCRIPTION_ID],
-        responses={200: SubscriptionSerializer, **docs.problems(401, 404)},
+        responses={200: SubscriptionSerializer, **docs.problems("webhooks_subscriptions_read")},
     )
     def get(self, request: Request, subscription_id: str) -> Response:
         subscription = selectors.subscription(request.user, subscription_id)
@@ -93,9 +111,10 @@ class SubscriptionView(APIView):
 
     @extend_schema(
         operation_id="webhooks_subscriptions_delete",
+        summary="Unsubscribe",
         tags=["webhooks"],
         parameters=[SUBSCRIPTION_ID],
-        responses={204: None, **docs.problems(401, 404)},
+        responses={204: None, **docs.problems("webhooks_subscriptions_delete")},
         description="Unsubscribe: nothing more is sent, pending deliveries included.",
     )
     def delete(self, request: Request, subscription_id: str) -> Response:
@@ -112,8 +131,9 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 
     @extend_schema(
         operation_id="webhooks_deliveries_list",
+        summary="Deliveries to your subscriptions, with their attempts",
         tags=["webhooks"],
-        responses={200: DeliverySerializer(many=True), **docs.problems(400, 401)},
+        responses={200: DeliverySerializer(many=True), **docs.problems("webhooks_deliveries_list")},
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
@@ -127,9 +147,10 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
 class DeliveryView(APIView):
     @extend_schema(
         operation_id="webhooks_deliveries_read",
+        summary="One delivery and the body it sends",
         tags=["webhooks"],
         parameters=[DELIVERY_ID],
-        responses={200: DeliveryDetailSerializer, **docs.problems(401, 404)},
+        responses={200: DeliveryDetailSerializer, **docs.problems("webhooks_deliveries_read")},
         description="One delivery with its attempts and the body it sends.",
     )
     def get(self, request: Request, delivery_id: str) -> Response:
@@ -140,10 +161,11 @@ class DeliveryView(APIView):
 class ReplayView(APIView):
     @extend_schema(
         operation_id="webhooks_deliveries_replay",
+        summary="Send a delivery's body again",
         tags=["webhooks"],
-        parameters=[DELIVERY_ID],
+        parameters=[DELIVERY_ID, game_docs.location(202)],
         request=None,
-        responses={202: DeliverySerializer, **docs.problems(401, 404, 409)},
+        responses={202: DeliverySerializer, **docs.problems("webhooks_deliveries_replay")},
         description=(
             "Send a delivered or failed delivery's body again, as a new delivery with a new"
             " `webhook-id` (a receiver that dedupes would drop the old one)."

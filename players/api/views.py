@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.api.docs import answer
 from players import selectors, services
 from players.api.serializers import (
     AccountDeleteSerializer,
@@ -30,7 +31,7 @@ from players.api.serializers import (
     SessionSerializer,
 )
 from players.models import Block, Player, Rating, RatingChange, RatingFamily, RatingSize
-from truc_api.pagination import Page
+from truc_api.pagination import Page, query_integer
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
     RETRY_AFTER,
@@ -43,9 +44,7 @@ from truc_api.serializers import (
     validated,
 )
 
-_WRONG_PASSWORD = invalid_request_example(
-    "Wrong password", "current_password", "wrong_password", "This is not your current password."
-)
+_WRONG_PASSWORD = answer("Wrong password", services.WrongPassword("current_password"))
 
 
 def _player(request: Request) -> Player:
@@ -220,7 +219,7 @@ class MeView(APIView):
 
 class PlayerDetailView(APIView):
     @extend_schema(
-        operation_id="players_retrieve",
+        operation_id="players_read",
         tags=["players"],
         summary="A player's public profile",
         responses={
@@ -326,12 +325,7 @@ class BlocksView(APIView):
         responses={
             201: BlockSerializer,
             **problem_responses(
-                invalid_request_example(
-                    "No such player",
-                    "blocked_id",
-                    "no_such_player",
-                    "No such player (or yourself).",
-                ),
+                answer("No such player", services.NoSuchPlayer("blocked_id")),
                 UNKNOWN_FIELD,
                 NOT_AUTHENTICATED,
                 THROTTLED,
@@ -354,8 +348,8 @@ class BlockDetailView(APIView):
         responses={
             204: None,
             **problem_responses(
-                problem_example("Not a player id", 404, "not_found", "No resource at this URL."),
                 NOT_AUTHENTICATED,
+                problem_example("Not a player id", 404, "not_found", "No resource at this URL."),
                 THROTTLED,
             ),
         },
@@ -382,18 +376,6 @@ class RatingHistoryFilter(filters.FilterSet):  # type: ignore[misc]  # django-fi
         fields = ["family", "size"]
 
 
-class LeaderboardFilter(filters.FilterSet):  # type: ignore[misc]
-    min_games = filters.NumberFilter(
-        field_name="games",
-        lookup_expr="gte",
-        help_text="Only players with at least this many games.",
-    )
-
-    class Meta:
-        model = Rating
-        fields = ["min_games"]
-
-
 _NO_SUCH_PLAYER = problem_example("No such player", 404, "not_found", "Not found.")
 _UNKNOWN_POOL = problem_example(
     "Unknown pool",
@@ -409,13 +391,20 @@ _UNKNOWN_FAMILY = invalid_request_example(
 )
 _LIMIT = OpenApiParameter(
     "limit",
-    OpenApiTypes.INT,
+    {"type": "integer", "minimum": 1, "maximum": RatingsPagination.max_limit},
     description=(
         f"Changes per page (default {RatingsPagination.default_limit}, "
         f"at most {RatingsPagination.max_limit})."
     ),
 )
-_OFFSET = OpenApiParameter("offset", OpenApiTypes.INT, description="Changes to skip.")
+_OFFSET = OpenApiParameter(
+    "offset", {"type": "integer", "minimum": 0}, description="Changes to skip."
+)
+_MIN_GAMES = OpenApiParameter(
+    "min_games",
+    {"type": "integer", "minimum": 0},
+    description="Only players with at least this many games.",
+)
 
 
 def _choice(
@@ -520,7 +509,6 @@ class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = LeaderboardEntrySerializer
     pagination_class = RatingsPagination
-    filterset_class = LeaderboardFilter
 
     @extend_schema(
         operation_id="leaderboards_read",
@@ -529,12 +517,15 @@ class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]
         parameters=[
             _choice("family", RatingFamily.values, _FAMILY, "path"),
             _choice("size", RatingSize.values, _SIZE, "path"),
+            _MIN_GAMES,
             RETRY_AFTER,
         ],
         responses={
             200: LeaderboardEntrySerializer(many=True),
             **problem_responses(
-                invalid_request_example("Bad min_games", "min_games", "invalid", "Enter a number."),
+                invalid_request_example(
+                    "Bad min_games", "min_games", "invalid", "A whole number from 0 or more."
+                ),
                 NOT_AUTHENTICATED,
                 _UNKNOWN_POOL,
                 THROTTLED,
@@ -568,7 +559,9 @@ class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]
         return selectors.leaderboard(family, size)
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
+        # As the schema says: a whole number from 0, or a 400 (django-filter read "" as none).
+        min_games = query_integer(request, "min_games", 0, 0, None)
+        page = self.paginate_queryset(self.get_queryset().filter(games__gte=min_games)) or []
         first = (cast(RatingsPagination, self.paginator).offset or 0) + 1
         rows = selectors.leaderboard_rows(page, first_rank=first)
         return self.get_paginated_response(LeaderboardEntrySerializer(rows, many=True).data)

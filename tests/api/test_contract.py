@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -168,3 +169,16 @@ def test_an_action_the_schema_refuses_the_server_refuses(body: dict[str, Any], f
     conforms(response.json(), "Problem")
     assert response.json()["code"] == "invalid_request"
     assert [error["field"] for error in response.json()["errors"]] == [field]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["/api/redoc/", "/api/docs/"])
+def test_the_docs_need_no_internet(client: Any, page: str) -> None:
+    """Every script, style and font of the docs' pages is served from here (the sidecar)."""
+    response = client.get(page)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<script" in html
+    assert not re.findall(r"(?:src|href)=[\"']https?://", html), "an asset from the internet"
+    assert "fonts.googleapis.com" not in html

@@ -42,13 +42,18 @@ def _run(*command: str | Path, **env: str) -> subprocess.CompletedProcess[str]:
     return result
 
 
-@pytest.fixture(scope="module")
-def compiled() -> Path:
-    """The tools from the lockfile (`npm ci` once per lockfile), the types, the compiled program."""
+def install() -> None:
+    """The tools of the lockfile, with `npm ci`: once per lockfile."""
     lock = (TS / "package-lock.json").read_text()
     if not STAMP.exists() or STAMP.read_text() != lock:
         _run("npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts")
         STAMP.write_text(lock)
+
+
+@pytest.fixture(scope="module")
+def compiled() -> Path:
+    """The tools, the types generated from the committed document, the compiled program."""
+    install()
     generated = TS / "src" / "generated"
     generated.mkdir(exist_ok=True)
     # Fields with a default are optional in requests (the server fills them in), as the schema says.

@@ -31,10 +31,11 @@ def test_bots_fill_their_seats_and_the_game_starts_unrated(make_client):
 @pytest.mark.parametrize(
     ("bots", "status", "code"),
     [
-        ([{"seat": 0, "level": "basic"}], 400, "invalid_request"),  # below the schema's minimum
-        ([{"seat": 1, "level": "x"}], 400, "invalid_request"),  # no such level in the schema
-        # Schema-valid, but one seat cannot take two bots: the table refuses it (README, Errors).
+        ([{"seat": 0, "level": "basic"}], 400, "invalid_request"),  # seat 0 is the creator's
+        ([{"seat": 1, "level": "x"}], 400, "invalid_request"),
+        # Each well formed; together not seats this table can give (a 422, not a 400).
         ([{"seat": 1, "level": "basic"}] * 2, 422, "invalid_seats"),
+        ([{"seat": 3, "level": "basic"}], 422, "invalid_seats"),
     ],
 )
 def test_bad_bot_seats_are_refused(make_client, bots, status, code):

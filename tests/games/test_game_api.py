@@ -312,7 +312,7 @@ def test_join_a_taken_seat_is_refused(make_client):
     assert_problem(third.post(f"/api/games/{game['id']}/join", {"seat": 0}), 409, "seat_taken")
 
 
-@pytest.mark.parametrize(("players", "seat"), [(4, 99), (4, -1), (2, "1"), (2, 1.0)])
+@pytest.mark.parametrize(("players", "seat"), [(4, 99), (4, -1), (2, "1"), (2, 1.5)])
 def test_join_a_seat_no_table_has_is_a_400(make_client, players, seat):
     host, guest = make_client(), make_client()
     game = create(host, players=players)
@@ -557,3 +557,32 @@ def test_wrong_method_is_a_405_problem(table, method, path):
     response = getattr(clients[0].http, method)(path.replace("{id}", game_id), format="json")
 
     assert_problem(response, 405, "method_not_allowed")
+
+
+def test_an_actions_answer_carries_the_etag_of_its_view(table):
+    """The answer's view is the one a read would give: polling with its ETag is a 304."""
+    game_id, clients = table("valenciano", players=2)
+    view = read(clients[0], game_id)
+    mover = clients[view["state"]["turn"]]
+    legal = read(mover, game_id)["state"]["legal_actions"][0]
+
+    acted = mover.act(game_id, legal, view["version"], key="etag-of-action")
+    replayed = mover.act(game_id, legal, view["version"], key="etag-of-action")
+
+    assert acted.status_code == 201, acted.json()
+    polled = mover.get(f"/api/games/{game_id}", **{"If-None-Match": acted["ETag"]})
+    assert polled.status_code == 304
+    assert acted["ETag"] == mover.get(f"/api/games/{game_id}")["ETag"]
+    assert replayed["Idempotent-Replayed"] == "true"
+    assert "ETag" not in replayed  # an old answer: its view may be old too
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("preset=bogus", "preset"), ("players=0.5", "players"), ("players=3", "players")],
+)
+def test_open_games_filters_refuse_what_the_schema_refuses(make_client, query, field):
+    """An unknown preset or size is a 400 naming it, not an empty list."""
+    response = make_client().get(f"/api/games/open?{query}")
+
+    assert fields_at_fault(assert_problem(response, 400, "invalid_request")) == {field}

@@ -43,7 +43,7 @@ def test_changing_the_password_revokes_every_other_token(make_client):
 def test_a_password_change_needs_the_current_password_and_a_strong_new_one(make_client):
     ana = make_client()
     wrong = ana.post("/api/auth/password", {"current_password": "nope", "new_password": "x"})
-    assert wrong.status_code == 400
+    assert wrong.status_code == 422  # each field as the schema allows: refused, not malformed
     assert wrong.json()["errors"] == [
         {
             "field": "current_password",
@@ -52,7 +52,7 @@ def test_a_password_change_needs_the_current_password_and_a_strong_new_one(make_
         }
     ]
     weak = ana.post("/api/auth/password", {"current_password": PASSWORD, "new_password": "abc"})
-    assert weak.status_code == 400
+    assert (weak.status_code, weak.json()["code"]) == (422, "weak_password")
     assert {error["field"] for error in weak.json()["errors"]} == {"new_password"}
     ana.player.refresh_from_db()
     assert ana.player.check_password(PASSWORD)
@@ -160,7 +160,7 @@ def test_deleting_an_account_leaves_no_personal_data_and_keeps_finished_games(ma
 def test_deleting_needs_the_password(make_client):
     ana = make_client()
     refused = ana.post("/api/players/me/delete", {"password": "guess"})
-    assert refused.status_code == 400 and refused.json()["errors"][0]["code"] == "wrong_password"
+    assert refused.status_code == 422 and refused.json()["errors"][0]["code"] == "wrong_password"
     assert Player.objects.get(pk=ana.player.pk).is_active
 
 

@@ -152,15 +152,16 @@ def test_a_blocked_player_cannot_take_a_seat_by_the_link(make_client):
 def test_bad_challenges_are_refused(make_client):
     ana, pep = make_client(), make_client()
     cases = [
-        ({**CHALLENGE, "opponents": [999999]}, "opponents", "no_such_player"),
-        ({**CHALLENGE, "opponents": [ana.player.pk]}, "opponents", "repeated"),
-        ({**CHALLENGE, "opponents": [pep.player.pk, 999]}, "opponents", "too_many"),
-        ({**CHALLENGE, "partner_id": pep.player.pk}, "partner_id", "no_partner_at_2"),
-        ({**CHALLENGE, "preset": "bisca"}, "preset", "invalid_choice"),
+        # Each field as the schema allows it, refused by what they name: a 422.
+        ({**CHALLENGE, "opponents": [999999]}, "opponents", "no_such_player", 422),
+        ({**CHALLENGE, "opponents": [ana.player.pk]}, "opponents", "repeated", 422),
+        ({**CHALLENGE, "opponents": [pep.player.pk, 999]}, "opponents", "too_many", 422),
+        ({**CHALLENGE, "partner_id": pep.player.pk}, "partner_id", "no_partner_at_2", 422),
+        ({**CHALLENGE, "preset": "bisca"}, "preset", "invalid_choice", 400),
     ]
-    for body, field, code in cases:
+    for body, field, code, status in cases:
         response = ana.post("/api/challenges", body)
-        assert response.status_code == 400, (body, response.json())
+        assert response.status_code == status, (body, response.json())
         assert (response.json()["errors"][0]["field"], response.json()["errors"][0]["code"]) == (
             field,
             code,

@@ -61,10 +61,10 @@ def test_register_display_name_is_optional(api_client):
 
 
 @pytest.mark.parametrize("password", ["short1!", "password123", "12345678901", "pepito-pep"])
-def test_register_weak_password_is_a_400_naming_the_password(api_client, password):
+def test_register_weak_password_is_a_422_naming_the_password(api_client, password):
     response = api_client.post(REGISTER, {"username": "pepito-pep", "password": password})
 
-    body = assert_problem(response, 400, "invalid_request")
+    body = assert_problem(response, 422, "weak_password")
     assert fields_at_fault(body) == {"password"}
     assert not Player.objects.exists()
 

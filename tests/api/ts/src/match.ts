@@ -62,7 +62,7 @@ function replay(events: FeedItem[], reader: number) {
       case "hand_ended":
         tally.scores = [...event.data.scores];
         for (const points of event.data.points) {
-          const kind: "envido" | "truco" | "mazo_penalty" = points.kind;
+          const kind: Schemas["PointKind"] = points.kind;
           if (points.points < 1) fail(`${kind} points are positive`);
         }
         break;
