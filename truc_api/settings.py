@@ -245,6 +245,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "LevelEnum": "games.bots.LEVELS",
+        "DeclineReasonEnum": "lobby.models.Challenge.DeclineReason",
     },
     "TITLE": "Truc API",
     "DESCRIPTION": (

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
-from games.api.serializers import RuleOptionsField
+from games.api.serializers import RuleOptionsField, component_choice
 from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
@@ -27,7 +27,7 @@ _TURN = {
 class SeekCreateSerializer(StrictSerializer):
     """What game you seek. Unknown keys are a 400."""
 
-    preset = serializers.ChoiceField(tuple(PRESETS))
+    preset = component_choice("Preset", tuple(PRESETS))
     players = serializers.ChoiceField((2, 4), default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
@@ -70,7 +70,7 @@ class SeekCreateSerializer(StrictSerializer):
 class ChallengeCreateSerializer(StrictSerializer):
     """A game proposed to named players, or to whoever opens its link. Unknown keys are a 400."""
 
-    preset = serializers.ChoiceField(tuple(PRESETS))
+    preset = component_choice("Preset", tuple(PRESETS))
     players = serializers.ChoiceField((2, 4), default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
@@ -121,9 +121,9 @@ class SeekSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(Seek.Status.choices)
     player_id = serializers.IntegerField()
     partner_id = serializers.IntegerField(allow_null=True)
-    preset = serializers.CharField()
+    preset = component_choice("Preset", tuple(PRESETS))
     players = serializers.IntegerField()
-    options = serializers.DictField()
+    options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()
     rating = serializers.IntegerField(help_text="Your rating in the game's pool (a pair's mean).")
@@ -145,18 +145,18 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(Challenge.Status.choices)
     challenger_id = serializers.IntegerField()
-    preset = serializers.CharField()
+    preset = component_choice("Preset", tuple(PRESETS))
     players = serializers.IntegerField()
-    options = serializers.DictField()
+    options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()
-    visibility = serializers.CharField()
+    visibility = serializers.ChoiceField(Game.Visibility.choices)
     seats = ChallengeSeatSerializer(many=True, source="seats.all")
     link_token = serializers.SerializerMethodField(
         help_text="The private link's token (POST /api/challenges/link/{token}/accept): shown to "
         "the challenger only."
     )
-    decline_reason = serializers.CharField(allow_blank=True)
+    decline_reason = serializers.ChoiceField(Challenge.DeclineReason.choices, allow_blank=True)
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     game_id = serializers.UUIDField(allow_null=True)
