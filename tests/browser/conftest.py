@@ -24,8 +24,10 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import redis
 from django.conf import settings
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -82,15 +84,31 @@ def _database_url() -> str:
     return f"postgres://{user}{password}@{where}/{db['NAME']}"
 
 
+def _own_broker_url() -> str:
+    """A Redis database of the server's own for its Celery worker and beat: the beat's periodic
+    sweeps, left queued when the server stops, must not run in later tests' workers (they count
+    the tasks they see). ``TRUC_BROWSER_BROKER_DB`` picks it (14 by default)."""
+    parts = urlsplit(settings.CELERY_BROKER_URL)
+    db = os.environ.get("TRUC_BROWSER_BROKER_DB", "14")
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
+
+
+def _empty(broker_url: str) -> None:
+    with redis.Redis.from_url(broker_url) as connection:
+        connection.flushdb()
+
+
 @pytest.fixture(scope="session")
 def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
     """The base URL of a ``manage.py serve`` process over the test database."""
     port = _free_port()
     run_dir = Path(tempfile.mkdtemp(prefix="truc-browser-"))
+    broker_url = _own_broker_url()
+    _empty(broker_url)
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+        "CELERY_BROKER_URL": broker_url,
         "DEBUG": "false",
         # The tests play fast and sign several players up from one address.
         "THROTTLE_RATE_ANON": "100000/min",
@@ -116,6 +134,7 @@ def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
         yield url
     finally:
         _stop_group(server)
+        _empty(broker_url)
         log.close()
         shutil.rmtree(run_dir, ignore_errors=True)
 
