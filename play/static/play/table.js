@@ -49,6 +49,7 @@ export function openTable(main, gameId, { toast }) {
     offline: false,
     rematch: undefined, // the lobby's rematch state once the match is over (null: none offered)
     rematchTimer: null,
+    rematchSettled: false, // declined, or no lobby: nothing more to follow
     closed: false,
   };
 
@@ -489,24 +490,27 @@ export function openTable(main, gameId, { toast }) {
 
   function followRematch() {
     const view = table.view;
-    if (table.closed || view.status !== "finished" || view.my_seat === null || table.rematchTimer) return;
+    if (table.closed || view.status !== "finished" || view.my_seat === null) return;
+    if (table.rematchTimer || table.rematchSettled) return; // one read at a time, none once settled
+    // The timer stays set while a read is under way, so the render it ends with starts no other.
     const read = async () => {
-      table.rematchTimer = null;
       if (table.closed) return;
       try {
         table.rematch = await api.rematch(gameId);
       } catch {
         table.rematch = null; // no lobby on this server: no rematch to offer
+        table.rematchSettled = true;
+        table.rematchTimer = null;
         return render();
       }
       if (table.rematch.next_game_id && table.rematch.accepted_by.includes(session.player.id)) {
         location.hash = `#/game/${table.rematch.next_game_id}`;
         return;
       }
+      const pending = table.rematch.status === null || table.rematch.status === "offered";
+      table.rematchSettled = !pending;
+      table.rematchTimer = pending ? setTimeout(read, 2000) : null;
       render();
-      if (table.rematch.status === null || table.rematch.status === "offered") {
-        table.rematchTimer = setTimeout(read, 2000);
-      }
     };
     table.rematchTimer = setTimeout(read, 0);
   }
