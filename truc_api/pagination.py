@@ -14,8 +14,9 @@ from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 
 _DIGITS = re.compile(r"[0-9]{1,18}")
-#: The largest offset the schema states: 18 digits, within PostgreSQL's bigint OFFSET.
-MAX_OFFSET = 10**18 - 1
+#: The largest whole number a query parameter takes (offsets, counts): 18 digits, as `_DIGITS`
+#: reads them, within PostgreSQL's bigint. The schema states it as their maximum.
+MAX_QUERY_INTEGER = 10**18 - 1
 
 
 def query_integer(request: Any, name: str, default: int, low: int, high: int | None) -> int:
@@ -41,7 +42,7 @@ class Page(LimitOffsetPagination):
         return query_integer(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
 
     def get_offset(self, request: Any) -> int:
-        return query_integer(request, self.offset_query_param, 0, 0, MAX_OFFSET)
+        return query_integer(request, self.offset_query_param, 0, 0, MAX_QUERY_INTEGER)
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         limit, offset = super().get_schema_operation_parameters(view)
@@ -49,7 +50,7 @@ class Page(LimitOffsetPagination):
         limit["description"] = (
             f"Rows per page: 1 to {self.max_limit} ({self.default_limit} by default)."
         )
-        offset["schema"] |= {"minimum": 0, "maximum": MAX_OFFSET, "default": 0}
+        offset["schema"] |= {"minimum": 0, "maximum": MAX_QUERY_INTEGER, "default": 0}
         offset["description"] = "Rows to skip."
         return [limit, offset]
 

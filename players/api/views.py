@@ -31,7 +31,7 @@ from players.api.serializers import (
     SessionSerializer,
 )
 from players.models import Block, Player, Rating, RatingChange, RatingFamily, RatingSize
-from truc_api.pagination import MAX_OFFSET, Page, query_integer
+from truc_api.pagination import MAX_QUERY_INTEGER, Page, query_integer
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
     RETRY_AFTER,
@@ -399,12 +399,12 @@ _LIMIT = OpenApiParameter(
 )
 _OFFSET = OpenApiParameter(
     "offset",
-    {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
+    {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_INTEGER},
     description="Changes to skip.",
 )
 _MIN_GAMES = OpenApiParameter(
     "min_games",
-    {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET},
+    {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_INTEGER},
     description="Only players with at least this many games.",
 )
 
@@ -562,7 +562,7 @@ class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # As the schema says: a whole number from 0, or a 400 (django-filter read "" as none).
-        min_games = query_integer(request, "min_games", 0, 0, MAX_OFFSET)
+        min_games = query_integer(request, "min_games", 0, 0, MAX_QUERY_INTEGER)
         page = self.paginate_queryset(self.get_queryset().filter(games__gte=min_games)) or []
         first = (cast(RatingsPagination, self.paginator).offset or 0) + 1
         rows = selectors.leaderboard_rows(page, first_rank=first)
