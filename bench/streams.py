@@ -37,6 +37,7 @@ import asyncio
 import multiprocessing
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -56,6 +57,7 @@ from http_load import (
     Player,
     Stats,
     _children,
+    _machine_busy,
     _postgres_backends,
     _proc_cpu,
     free_port,
@@ -269,8 +271,8 @@ def paced_moves(
 
 
 def closed_loop(
-    port: int, matches: list[Match], seconds: float, clients: int, server: list[int]
-) -> dict[str, float]:
+    port: int, matches: list[Match], seconds: float, clients: int, meter: Meter
+) -> dict[str, Any]:
     """REST action throughput: ``clients`` threads acting as fast as they can; and the REST
     server's CPU per action (what a busy shared machine changes least)."""
     stats = Stats()
@@ -290,22 +292,75 @@ def closed_loop(
             counts[index] += match.version > before
             games = [m for m in games if not m.over]
 
-    started, cpu = time.perf_counter(), cpu_of(server)
+    started = time.perf_counter()
+    meter.start()
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - started
+    parts = meter.parts()
     actions = max(1, sum(counts))
     return {
         "actions/s": sum(counts) / wall,
-        "cpu ms/action": (cpu_of(server) - cpu) * 1000 / actions,
+        "cpu ms/action": parts["rest"] * 1000 / actions,
         "errors": len(stats.errors),
+        "cpu": cpu_line(parts, actions, "action"),
     }
 
 
 # --- measuring ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Meter:
+    """CPU seconds of each part of the run, between ``start`` and ``parts``: the streams
+    process, the REST server's processes, PostgreSQL's backends of the bench database, the
+    stream clients' process, this process (the movers or the closed loop's clients), and the
+    whole machine (everyone's work on it included)."""
+
+    streams: int
+    rest: list[int]
+    readers: int
+    database: str
+    before: dict[str, dict[int, float]] = field(default_factory=dict)
+
+    def _now(self) -> dict[str, dict[int, float]]:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return {
+            "streams": {self.streams: _proc_cpu(self.streams)},
+            "of which kernel": {self.streams: _system_cpu(self.streams)},
+            "rest": {pid: _proc_cpu(pid) for pid in self.rest},
+            "postgres": {pid: _proc_cpu(pid) for pid in _postgres_backends(self.database)},
+            "clients": {self.readers: _proc_cpu(self.readers)},
+            "driver": {0: usage.ru_utime + usage.ru_stime},
+            "machine": {0: _machine_busy()},
+        }
+
+    def start(self) -> None:
+        self.before = self._now()
+
+    def parts(self) -> dict[str, float]:
+        """Seconds of CPU each part spent since ``start`` (a backend born meanwhile from 0)."""
+        now = self._now()
+        return {
+            name: sum(cpu - self.before[name].get(pid, 0.0) for pid, cpu in pids.items())
+            for name, pids in now.items()
+        }
+
+
+def _system_cpu(pid: int) -> float:
+    """stime of one process, in seconds: its system calls (socket writes) and what the kernel
+    does on its behalf (on loopback, the receiving side's TCP processing too)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[12]) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_line(parts: dict[str, float], per: int, unit: str) -> str:
+    return f"CPU ms per {unit}: " + ", ".join(
+        f"{name} {seconds * 1000 / max(1, per):.2f}" for name, seconds in parts.items()
+    )
 
 
 def cpu_of(pids: list[int]) -> float:
@@ -340,10 +395,10 @@ def latencies(posted: list[Posted], deliveries: list[Delivery], per_game: int) -
     }
 
 
-def rest_line(result: dict[str, float]) -> str:
+def rest_line(result: dict[str, Any]) -> str:
     return (
         f"{result['actions/s']:.0f} actions/s, REST server {result['cpu ms/action']:.1f} ms CPU"
-        f" an action ({result['errors']:.0f} errors)"
+        f" an action ({result['errors']:.0f} errors)\n  {result['cpu']}"
     )
 
 
@@ -368,6 +423,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--db", default="truc_i14_bench_streams", help="dropped and recreated")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11")
+    parser.add_argument("--prefix", default="bench", help="channel prefix (a random part follows)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     levels = [int(n) for n in args.levels.split(",") if n.strip()]
@@ -382,7 +438,7 @@ def main(argv: list[str] | None = None) -> None:
     env = server_env(database_url)
     env |= {
         "STREAMS_REDIS_URL": args.redis,
-        "STREAMS_CHANNEL_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
+        "STREAMS_CHANNEL_PREFIX": f"{args.prefix}-{uuid.uuid4().hex[:8]}",
         "STREAMS_PER_PLAYER": str(max(levels)),
         "STREAMS_PER_PROCESS": str(2 * max(levels)),
         "LOG_LEVEL": "WARNING",
@@ -418,8 +474,10 @@ def main(argv: list[str] | None = None) -> None:
             matches.append(creator.new_match(LONG_MATCH))
         print(f"# {pairs} matches created in {time.perf_counter() - started:.0f} s")
 
-        def rest_run(pool: list[Match]) -> dict[str, float]:
-            return closed_loop(rest_port, pool, args.rest_seconds, args.rest_clients, rest_workers)
+        meter = Meter(worker, rest_workers, readers.process.pid, args.db)
+
+        def rest_run(pool: list[Match]) -> dict[str, Any]:
+            return closed_loop(rest_port, pool, args.rest_seconds, args.rest_clients, meter)
 
         without = [rest_run(matches)]
         print(f"REST without streams: {rest_line(without[0])}")
@@ -452,6 +510,7 @@ def main(argv: list[str] | None = None) -> None:
             )
             readers.ask("record", True)
             cpu_before = cpu_of([worker])
+            meter.start()
             posted, stats = paced_moves(
                 rest_port, chosen, args.rate, args.seconds, args.movers, args.seed
             )
@@ -459,6 +518,7 @@ def main(argv: list[str] | None = None) -> None:
             deliveries = [Delivery(*d) for d in readers.ask("deliveries")]
             readers.ask("record", False)
             spent = cpu_of([worker]) - cpu_before
+            parts = meter.parts()
             busy = spent / (args.seconds + 2) * 100
             found = latencies(posted, deliveries, per_game=per_game)
             found["streams cpu ms/delivery"] = spent * 1000 / max(1, found["deliveries"])
@@ -470,6 +530,8 @@ def main(argv: list[str] | None = None) -> None:
                     f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}" for k, v in found.items()
                 )
             )
+            print(f"  {cpu_line(parts, found['deliveries'], 'delivery')}")
+            print(f"  {cpu_line(parts, len(posted), 'action')}")
             withs.append(rest_run(chosen))
             print(f"REST with {level} streams open: {rest_line(withs[-1])}")
             readers.ask("close")

@@ -94,15 +94,41 @@ def lock_overdue(now: datetime, limit: int) -> list[Game]:
     moves them on or leaves them to the next sweep."""
     locking = " FOR UPDATE SKIP LOCKED" if connection.features.has_select_for_update else ""
     games = list(Game.objects.raw(_OVERDUE + locking, [Game.Status.ACTIVE, now, limit]))
-    if games:
-        marks = ", ".join(["%s"] * len(games))
-        seats = Seat.objects.raw(_SEATS_OF_GAMES.format(marks), [_key(g.pk) for g in games])
-        by_game: dict[Any, list[Seat]] = {game.pk: [] for game in games}
-        for seat in seats:
-            by_game[seat.game_id].append(seat)
-        for game in games:
-            game.seats_read = by_game[game.pk]
+    _read_seats(games)
     return games
+
+
+def get_games(game_ids: Sequence[Any]) -> list[Game]:
+    """The games of these (well-formed) ids that exist, each with its seats: two statements
+    for all of them (a stream process reads every game a notification woke at once)."""
+    keys = [_key(pk) for pk in dict.fromkeys(game_ids)]
+    games = []
+    for part in _parts(keys):
+        marks = ", ".join(["%s"] * len(part))
+        games += Game.objects.raw(f"{_GAME_READ} WHERE id IN ({marks})", part)
+    _read_seats(games)
+    return games
+
+
+def _read_seats(games: list[Game]) -> None:
+    """``seats_of`` of many games, read in one statement (a part of them at a time)."""
+    by_game: dict[Any, list[Seat]] = {game.pk: [] for game in games}
+    for part in _parts([_key(game.pk) for game in games]):
+        marks = ", ".join(["%s"] * len(part))
+        for seat in Seat.objects.raw(_SEATS_OF_GAMES.format(marks), part):
+            by_game[seat.game_id].append(seat)
+    for game in games:
+        game.seats_read = by_game[game.pk]
+
+
+#: Values a statement takes at most (SQLite's default limit is 999 parameters).
+_PARAMETERS = 900
+
+
+def _parts(values: list[Any], each: int = 1) -> Iterator[list[Any]]:
+    step = _PARAMETERS // each
+    for start in range(0, len(values), step):
+        yield values[start : start + step]
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -179,6 +205,7 @@ _SEATS = (
     " WHERE s.game_id = %s ORDER BY s.number"
 )
 _OVERDUE = _GAME_READ + " WHERE status = %s AND deadline <= %s ORDER BY deadline LIMIT %s"
+_EVENTS_IN = "SELECT * FROM games_gameevent WHERE {} ORDER BY game_id, seq"
 _SEATS_OF_GAMES = (
     "SELECT s.*, p.display_name, p.username"
     " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
@@ -296,6 +323,20 @@ def forget_recent_states() -> None:
 def load_events(game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
     rows = GameEvent.objects.filter(game=game, seq__gt=after).order_by("seq")
     return list(rows[:limit] if limit is not None else rows)
+
+
+def load_event_ranges(ranges: Sequence[tuple[Any, int, int]]) -> dict[Any, list[GameEvent]]:
+    """The events of many games, each its own range: (game id, after, up to and with) ->
+    {game id: its events in seq order}, in one statement (a part of the ranges at a time)."""
+    pk = Game._meta.get_field("id")
+    found: dict[Any, list[GameEvent]] = {pk.to_python(game_id): [] for game_id, _, _ in ranges}
+    wanted = [(_key(game_id), after, upto) for game_id, after, upto in ranges if upto > after]
+    for part in _parts(wanted, each=3):
+        where = " OR ".join(["(game_id = %s AND seq > %s AND seq <= %s)"] * len(part))
+        params = [value for bounds in part for value in bounds]
+        for row in GameEvent.objects.raw(_EVENTS_IN.format(where), params):
+            found[row.game_id].append(row)
+    return found
 
 
 class Recorder:

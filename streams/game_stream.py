@@ -1,10 +1,12 @@
 """The stream of one game: its log as the reader may see it, then a view after each batch.
 
-``read`` takes, on the database thread, the events after a cursor up to the game's version and
-every seat's projection of them (``selectors.feed_item``, exactly as the REST feed projects) and
-of the view; ``project`` hands a reader his seat's part. ``live`` does it each time the hub wakes
-the stream, with heartbeats between, every reader woken by one notification served by one read;
-``catch_up`` does it once (a stream served through WSGI). The seat is found again at each read (a
+``read_many`` takes, on a database thread, for every (game, cursor) readers wait on at once, the
+events after the cursor up to the game's version and every seat's projection of them
+(``selectors.feed_item``, exactly as the REST feed projects) and of the view, in four statements
+for all the games; ``project`` hands a reader his seat's part. ``live`` does it each time the hub
+wakes the stream, with heartbeats between: every reader woken by one notification is served by
+one read, and the games woken while a read is in flight by the next (``Hub.read``). ``catch_up``
+does it once (a stream served through WSGI). The seat is found again at each read (a
 player who left an open game is a spectator again), and a game that became hidden from the
 reader ends the stream.
 """
@@ -18,7 +20,7 @@ from typing import Any
 from games.errors import GameNotFound
 from games.models import Game
 from games.selectors import etag, feed_item, game_payload
-from games.store import get_game, load_events, load_state, seats_of
+from games.store import get_games, load_event_ranges, load_states, seats_of
 from streams import bus, hub, sse
 from streams.limits import Claim
 from streams.live import Step, follow
@@ -67,8 +69,8 @@ class Projection:
 class Snapshot:
     """One read of a game: the events after a cursor up to the row's version and every seat's
     projection of them and of the view. Every reader of the game at that cursor is served from
-    it (``Hub.shared``), so a move followed by many readers costs one read of the database and
-    one projection a seat, and a reader's wake none of the database thread's time."""
+    it (``Hub.read``), so a move followed by many readers costs a share of one read of the
+    database and one projection a seat, and a reader's wake none of the database thread's time."""
 
     game_id: Any
     last_seq: int | None  # of the events read; None when there were none
@@ -80,11 +82,45 @@ class Snapshot:
     projections: dict[int | None, Projection]
 
 
+#: A reader's wait: (game id, the last seq he has).
+Key = tuple[Any, int]
+
+
+def read_many(keys: list[Key]) -> dict[Key, Snapshot]:
+    """A snapshot for every (game, cursor) that readers wait on, in four statements for all of
+    them (the games with their seats, the events, the states): the hub gathers every key asked
+    while a read is in flight into the next (``Hub.read``). A game that is gone is left out."""
+    games = {game.pk: game for game in get_games([game_id for game_id, _ in keys])}
+    ranges = [(game_id, after, _upto(games[game_id], after)) for game_id, after in keys
+              if game_id in games]  # fmt: skip
+    rows = load_event_ranges(ranges)
+    # The state of each game a reader is brought up to (its view goes with the last events).
+    ready = list({game_id: games[game_id] for game_id, _, upto in ranges
+                  if upto == games[game_id].version > 0}.values())  # fmt: skip
+    states = dict(zip([game.pk for game in ready], load_states(ready), strict=True))
+    return {
+        (game_id, after): _snapshot(
+            games[game_id],
+            [row for row in rows[game_id] if after < row.seq <= upto],
+            complete=upto == games[game_id].version,
+            state=states.get(game_id),
+        )
+        for game_id, after, upto in ranges
+    }
+
+
+def _upto(game: Game, after: int) -> int:
+    return min(game.version, after + BATCH)
+
+
 def read(game_id: Any, after: int) -> Snapshot:
-    game = get_game(game_id)
-    rows = [row for row in load_events(game, after, BATCH) if row.seq <= game.version]
-    complete = not rows or rows[-1].seq >= game.version
-    state = load_state(game) if complete and game.version else None
+    found = read_many([(game_id, after)]).get((game_id, after))
+    if found is None:
+        raise GameNotFound()
+    return found
+
+
+def _snapshot(game: Game, rows: list[Any], complete: bool, state: Any) -> Snapshot:
     seats = {seat.player_id: seat.number for seat in seats_of(game)}
     projections = {}
     for seat in [None, *sorted(set(seats.values()))]:
@@ -144,8 +180,10 @@ def live(cursor: Cursor, player: Any, digest: str, claim: Claim) -> AsyncIterato
     async def step(watch: hub.Watch) -> Step:
         nonlocal cursor
         try:
-            key = ("game", cursor.game_id, cursor.after)
-            snapshot = await hub.hub().shared(key, watch, read, cursor.game_id, cursor.after)
+            key = (cursor.game_id, cursor.after)
+            snapshot = await hub.hub().read(read_many, key, watch)
+            if snapshot is None:
+                raise GameNotFound()
             chunks, cursor = project(snapshot, cursor, player.pk)
         except GameNotFound:  # deleted, or private and the reader no longer seated
             return Step([], end="not_found")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +32,8 @@ logger = structlog.get_logger(__name__)
 
 #: A probe reads, for many keys at once, the value a watch compares with what it saw.
 Probe = Callable[[list[Hashable]], dict[Hashable, Any]]
+#: Reads, for many keys at once, what each key's readers are sent (``Hub.read``).
+ReadMany = Callable[[list[Any]], dict[Any, Any]]
 _probes: dict[str, Probe] = {}
 _pokes = itertools.count(1)
 
@@ -74,7 +77,11 @@ class Hub:
         self._by_topic: dict[str, set[Watch]] = defaultdict(set)
         self._tasks: list[asyncio.Task[None]] = []
         self._tick_hooks: list[Callable[[], Awaitable[None]]] = []
-        self._reads: dict[Hashable, tuple[int, asyncio.Future[Any]]] = {}
+        #: (read_many, key) -> (the pokes' count when its read started, or inf: not yet; result)
+        self._reads: dict[tuple[ReadMany, Hashable], tuple[float, asyncio.Future[Any]]] = {}
+        self._gathering: dict[ReadMany, dict[Hashable, asyncio.Future[Any]]] = {}
+        self._reading = 0  # reads in flight
+        self._batches: set[asyncio.Task[None]] = set()
         self._readers = ThreadPoolExecutor(
             max_workers=settings.STREAM_READ_THREADS, thread_name_prefix="stream-read"
         )
@@ -102,19 +109,60 @@ class Hub:
                 if not followers:
                     del self._by_topic[topic]
 
-    async def shared(
-        self, key: Hashable, watch: Watch, read: Callable[..., Any], *args: Any
-    ) -> Any:
-        """``read(*args)`` on the database thread, once for every watch that asks the same
-        ``key`` at once: a read in flight serves a watch only if it started after the watch's
-        last poke (it then sees the commit that caused it); otherwise a new read starts."""
-        found = self._reads.get(key)
+    async def read(self, read_many: ReadMany, key: Hashable, watch: Watch) -> Any:
+        """``read_many(keys)[key]`` (None when it leaves the key out), read on a database
+        thread together with every other key asked of ``read_many`` meanwhile: while
+        ``STREAM_READ_THREADS`` reads are in flight, the keys asked wait and go in the next
+        one, so a move followed by a thousand readers, or a hundred moves at once, cost a few
+        statements, not one read each. A read serves a watch only if it started after the
+        watch's last poke (it then sees the commit that caused it); otherwise the key goes in
+        the next read."""
+        found = self._reads.get((read_many, key))
         if found is None or found[0] < watch.woken_at:
-            started = next(_pokes)
-            future = asyncio.ensure_future(self._in_pool(read, *args))
-            found = self._reads[key] = (started, future)
-            future.add_done_callback(lambda _: self._forget(key, future))
+            found = self._gather(read_many, key)
         return await asyncio.shield(found[1])
+
+    def _gather(self, read_many: ReadMany, key: Hashable) -> tuple[float, asyncio.Future[Any]]:
+        gathering = self._gathering.setdefault(read_many, {})
+        future = gathering.get(key)
+        if future is None:
+            future = gathering[key] = asyncio.get_running_loop().create_future()
+        # Not started yet: it will see every commit poked so far.
+        self._reads[(read_many, key)] = (math.inf, future)
+        self._start_reads(read_many)
+        return self._reads[(read_many, key)]
+
+    def _start_reads(self, read_many: ReadMany) -> None:
+        if self._reading >= settings.STREAM_READ_THREADS or not self._gathering.get(read_many):
+            return
+        batch = self._gathering.pop(read_many)
+        started = next(_pokes)
+        for key, future in batch.items():
+            self._reads[(read_many, key)] = (started, future)
+        self._reading += 1
+        task = asyncio.create_task(self._read_batch(read_many, batch))
+        self._batches.add(task)  # held: the loop keeps only a weak reference to a task
+        task.add_done_callback(self._batches.discard)
+
+    async def _read_batch(
+        self, read_many: ReadMany, batch: dict[Hashable, asyncio.Future[Any]]
+    ) -> None:
+        try:
+            found = await self._in_pool(read_many, list(batch))
+        except Exception as error:  # each reader's step sees it (a database outage)
+            for future in batch.values():
+                future.set_exception(error)
+                future.exception()  # retrieved here: a reader gone meanwhile never awaits it
+        else:
+            for key, future in batch.items():
+                future.set_result(found.get(key))
+        finally:
+            for key, future in batch.items():
+                if self._reads.get((read_many, key), (0, None))[1] is future:
+                    del self._reads[(read_many, key)]
+            self._reading -= 1
+            for waiting in list(self._gathering):
+                self._start_reads(waiting)
 
     async def _in_pool(self, read: Callable[..., Any], *args: Any) -> Any:
         """On one of the readers' threads: a read spends most of its time waiting for
@@ -126,10 +174,6 @@ class Hub:
             return read(*args)
 
         return await asyncio.get_running_loop().run_in_executor(self._readers, checked)
-
-    def _forget(self, key: Hashable, future: asyncio.Future[Any]) -> None:
-        if key in self._reads and self._reads[key][1] is future:
-            del self._reads[key]
 
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)

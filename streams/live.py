@@ -39,8 +39,8 @@ async def follow(
         yield sse.retry(settings.STREAM_RETRY_MILLISECONDS)
         while True:
             step = await read(watch)
-            for chunk in step.chunks:
-                yield chunk
+            if step.chunks:  # one write for the whole step: one send, one wake of the client
+                yield b"".join(step.chunks)
             if step.end is not None:
                 yield sse.message({"reason": step.end}, event="end")
                 return

@@ -116,7 +116,8 @@ def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
         "THROTTLE_RATE_LOGIN": "100000/min",
         "PYTHONUNBUFFERED": "1",
         # Pub/sub channels are shared by every database of a Redis server: our own.
-        "STREAMS_CHANNEL_PREFIX": f"browser-tests-{uuid.uuid4().hex[:12]}",
+        "STREAMS_CHANNEL_PREFIX": f"{os.environ.get('STREAMS_CHANNEL_PREFIX', 'browser-tests')}"
+        f"-{uuid.uuid4().hex[:12]}",
         # The streams' backstop check (a lost wake-up waits for it) as often as `make run` has it,
         # so that a delay the design allows (up to 15 s with Redis) cannot pass a test's wait.
         "STREAM_CHECK_SECONDS": "1",

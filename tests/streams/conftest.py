@@ -24,7 +24,8 @@ from tests.games.conftest import Client, make_client, table  # noqa: F401  (fixt
 from tests.streams import servers
 
 REDIS_URL = os.environ.get("STREAMS_REDIS_URL", "redis://127.0.0.1:6379/11")
-PREFIX = f"test-{uuid.uuid4().hex[:12]}"
+#: A run may name its channels (STREAMS_CHANNEL_PREFIX): the part that makes them its own follows.
+PREFIX = f"{os.environ.get('STREAMS_CHANNEL_PREFIX', 'test')}-{uuid.uuid4().hex[:12]}"
 ORIGIN = "http://app.example.test"
 PER_PLAYER = 4
 #: The longer tests run with TRUC_STREAM_PROFILE=thorough (README, testing): the default run keeps
