@@ -425,6 +425,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11")
     parser.add_argument("--prefix", default="bench", help="channel prefix (a random part follows)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--asgi-options", default="", help="more granian options for the streams server"
+    )
     args = parser.parse_args(argv)
     levels = [int(n) for n in args.levels.split(",") if n.strip()]
     per_game = args.per_game
@@ -458,6 +461,7 @@ def main(argv: list[str] | None = None) -> None:
     )  # fmt: skip
     asgi = start_server(
         [granian, "--interface", "asgi", "--workers", "1", "--no-ws", "--backpressure", "20000",
+         *args.asgi_options.split(),
          "--host", "127.0.0.1", "--port", str(streams_port), "truc_api.asgi:application"],
         env, streams_port, logs[1],
     )  # fmt: skip

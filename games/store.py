@@ -239,6 +239,28 @@ def load_states(games: Sequence[Game]) -> list[engine.State]:
     return [_known(states[game.pk]) for game in games]
 
 
+def states_after(games: Sequence[Game], events: dict[Any, list[GameEvent]]) -> list[engine.State]:
+    """``load_states``, except that a game whose events just read (``events``, in seq order, up
+    to its version) follow on a state this process keeps is brought up to date by folding them
+    onto it: no statement and no fold of the hand from its snapshot. A stream's process reads
+    every move's events anyway, and a state is the fold of its log (the event store's one rule),
+    wherever the fold starts."""
+    states: dict[Any, engine.State] = {}
+    for game in games:
+        known = _recent.latest(game.pk)
+        rows = events.get(game.pk, [])
+        if known is None or not rows or rows[-1].seq != game.version:
+            continue
+        newer = [row for row in rows if row.seq > known.version]
+        if len(newer) == game.version - known.version:  # gapless from the kept state on
+            payloads = (engine.event_from_json(_json(row.payload)) for row in newer)
+            states[game.pk] = folded = reduce(engine.evolve, payloads, known)
+            _keep_after_commit(game.pk, folded)
+    rest = [game for game in games if game.pk not in states]
+    states.update(zip([game.pk for game in rest], load_states(rest), strict=True))
+    return [states[game.pk] for game in games]
+
+
 def _keep_after_commit(pk: Any, state: engine.State) -> None:
     """Kept once what it was read from is committed: within a transaction that wrote events, the
     fold could see some that never will be."""
@@ -294,6 +316,11 @@ class _RecentStates:
                 return None
             self.states.move_to_end(game_id)
             return state
+
+    def latest(self, game_id: Any) -> engine.State | None:
+        """The newest state kept of the game, whatever its version."""
+        with self.lock:
+            return self.states.get(game_id)
 
     def put(self, game_id: Any, state: engine.State) -> None:
         with self.lock:

@@ -20,7 +20,7 @@ from typing import Any
 from games.errors import GameNotFound
 from games.models import Game
 from games.selectors import etag, feed_item, game_payload
-from games.store import get_games, load_event_ranges, load_states, seats_of
+from games.store import get_games, load_event_ranges, seats_of, states_after
 from streams import bus, hub, sse
 from streams.limits import Claim
 from streams.live import Step, follow
@@ -97,7 +97,7 @@ def read_many(keys: list[Key]) -> dict[Key, Snapshot]:
     # The state of each game a reader is brought up to (its view goes with the last events).
     ready = list({game_id: games[game_id] for game_id, _, upto in ranges
                   if upto == games[game_id].version > 0}.values())  # fmt: skip
-    states = dict(zip([game.pk for game in ready], load_states(ready), strict=True))
+    states = dict(zip([game.pk for game in ready], states_after(ready, rows), strict=True))
     return {
         (game_id, after): _snapshot(
             games[game_id],
