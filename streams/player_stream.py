@@ -13,8 +13,6 @@ from collections.abc import AsyncIterator, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
 from games import engine
 from games.models import Seat
 from games.store import get_game, load_state
@@ -100,10 +98,16 @@ def _turn_messages(game_id: Any, version: int, seat: int) -> list[bytes]:
     return messages
 
 
+def catch_up_many(cursors: list[PlayerCursor]) -> dict[PlayerCursor, Any]:
+    """``catch_up`` of every player stream woken at once, on the hub's database threads (not
+    the one sync thread every request's synchronous parts share)."""
+    return {cursor: catch_up(cursor) for cursor in cursors}
+
+
 def live(cursor: PlayerCursor, digest: str, claim: Claim) -> AsyncIterator[bytes]:
     async def read(watch: hub.Watch) -> Step:
         nonlocal cursor
-        chunks, cursor, mark = await sync_to_async(catch_up)(cursor)
+        chunks, cursor, mark = await hub.hub().read(catch_up_many, cursor, watch)
         watch.seen["player"] = (cursor.player_id, mark)
         return Step(chunks)
 

@@ -334,7 +334,8 @@ STREAM_CHECK_SECONDS = env.float(
     "STREAM_CHECK_SECONDS", default=STREAM_HEARTBEAT_SECONDS if STREAMS_REDIS_URL else 1.0
 )
 # Threads a streams process reads games on (each with its own database connection): a read
-# mostly waits for PostgreSQL, so several overlap.
+# mostly waits for PostgreSQL, so several overlap. While this many reads are in flight, the games
+# woken meanwhile wait and are all read together by the next (streams/hub.py, Hub.read).
 STREAM_READ_THREADS = env.int("STREAM_READ_THREADS", default=4)
 STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
 STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
