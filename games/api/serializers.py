@@ -416,14 +416,19 @@ class DeckInfoSerializer(serializers.Serializer):
     cards = CardInfoSerializer(many=True, help_text="Strongest first (truco order).")
 
 
+@extend_schema_field(
+    {"type": ["array", "null"], "items": {"type": ["string", "integer", "boolean"]}}
+)
+class OptionValuesField(serializers.ListField):
+    """A choice's values: strings, integers (``players``) or the two booleans."""
+
+
 class OptionInfoSerializer(serializers.Serializer):
-    name = serializers.CharField()
+    name = serializers.ChoiceField(contract.OPTION_NAMES, help_text="A key of `Rules`.")
     type = serializers.ChoiceField(("integer", "choice", "boolean"))
     minimum = serializers.IntegerField(allow_null=True)
     maximum = serializers.IntegerField(allow_null=True)
-    values = serializers.ListField(
-        child=serializers.JSONField(), allow_null=True, help_text="A choice's values."
-    )
+    values = OptionValuesField(allow_null=True, help_text="A choice's values; null for integers.")
 
 
 class ActionInfoSerializer(serializers.Serializer):

@@ -55,6 +55,7 @@ class RulesView(APIView):
         tags=["rules"],
         summary="The rules' metadata: presets, options, decks, cards, actions",
         responses={200: RulesMetadataSerializer, **docs.problems("rules_read")},
+        parameters=[docs.RULES_CACHING],
         description=(
             "What a client needs to render cards, sort a hand and offer actions without"
             " hard-coding them: the presets with every option, each option's type and range, the"
@@ -63,9 +64,8 @@ class RulesView(APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        return Response(
-            contract.rules_metadata(), headers={"Cache-Control": "public, max-age=3600"}
-        )
+        caching = {"Cache-Control": docs.RULES_CACHE_CONTROL}
+        return Response(contract.rules_metadata(), headers=caching)
 
 
 class GameCreateView(APIView):

@@ -22,6 +22,9 @@ from players.api.serializers import (
 from players.models import Player
 from truc_api.serializers import StrictSerializer
 
+#: The lobby seats tables of 2 and 4 (6-player tables: /api/games).
+TABLE_SIZES = (2, 4)
+
 _TURN = {
     "min_value": 5,
     "max_value": 30 * 86_400,
@@ -36,7 +39,7 @@ class SeekCreateSerializer(StrictSerializer):
     """What game you seek. Unknown keys are a 400."""
 
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    players = serializers.ChoiceField(TABLE_SIZES, default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
@@ -79,7 +82,7 @@ class ChallengeCreateSerializer(StrictSerializer):
     """A game proposed to named players, or to whoever opens its link. Unknown keys are a 400."""
 
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    players = serializers.ChoiceField(TABLE_SIZES, default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
@@ -130,7 +133,7 @@ class SeekSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     partner_id = serializers.IntegerField(allow_null=True)
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.IntegerField()
+    players = serializers.ChoiceField(TABLE_SIZES)
     options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -154,7 +157,7 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(Challenge.Status.choices)
     challenger_id = serializers.IntegerField()
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.IntegerField()
+    players = serializers.ChoiceField(TABLE_SIZES)
     options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
-from games.api.docs import answer
+from games.api.docs import answer, location
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -129,7 +129,17 @@ _NOT_SEATED = error_example("Not seated", game_errors.NotSeated)
 
 
 def _seek_out(seek: Seek, http_status: int = 200) -> Response:
-    return Response(SeekSerializer(seek).data, status=http_status)
+    return Response(
+        SeekSerializer(seek).data, status=http_status, headers=_where(http_status, seek)
+    )
+
+
+def _where(http_status: int, created: Any) -> dict[str, str]:
+    """A 201 says where the new seek or challenge is read (``Location``)."""
+    if http_status != status.HTTP_201_CREATED:
+        return {}
+    kind = "seeks" if isinstance(created, Seek) else "challenges"
+    return {"Location": f"/api/{kind}/{created.pk}"}
 
 
 class SeeksView(APIView):
@@ -174,7 +184,7 @@ class SeeksView(APIView):
                 error_example("Partner blocked", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location()],
         examples=[
             _request(
                 "Rated valenciano, one minute a turn",
@@ -251,7 +261,7 @@ class SeekJoinView(APIView):
 
 def _challenge_out(request: Request, challenge: Any, http_status: int = 200) -> Response:
     body = ChallengeSerializer(challenge, context={"viewer": request.user}).data
-    return Response(body, status=http_status)
+    return Response(body, status=http_status, headers=_where(http_status, challenge))
 
 
 class ChallengesView(APIView):
@@ -290,7 +300,7 @@ class ChallengesView(APIView):
                 error_example("You block him", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location()],
         examples=[
             _request(
                 "One against one",

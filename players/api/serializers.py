@@ -131,7 +131,8 @@ class BlockSerializer(serializers.Serializer[Any]):
 
 class SessionSerializer(serializers.Serializer[Any]):
     token = serializers.CharField(
-        help_text="Send it as `Authorization: Token <token>`. Shown only once."
+        help_text="Send it as `Authorization: Bearer <token>` (`Token <token>` works too). "
+        "Shown only once."
     )
     expiry = serializers.DateTimeField()
     player = PlayerSerializer()
