@@ -13,6 +13,7 @@ from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
 from players.models import RatingFamily, RatingSize
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.serializers import StrictSerializer
 
 
@@ -122,7 +123,9 @@ class ActionSerializer(StrictSerializer):
 class FeedQuerySerializer(StrictSerializer):
     from_query = True
 
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
+    after = serializers.IntegerField(
+        min_value=0, max_value=MAX_QUERY_INTEGER, default=0, help_text="Events after this seq."
+    )
     limit = serializers.IntegerField(min_value=1, max_value=500, default=200)
 
 

@@ -93,6 +93,7 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = GameSummarySerializer
     pagination_class = Page
+    query_parameters = tuple(OpenGamesQuerySerializer().fields)
 
     @extend_schema(
         operation_id="games_open",

@@ -20,6 +20,7 @@ from players.api.serializers import (
     RatingChangeSerializer,
 )
 from players.models import Player
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.serializers import StrictSerializer
 
 #: The lobby seats tables of 2 and 4 (6-player tables: /api/games).
@@ -120,8 +121,12 @@ class ChatLineCreateSerializer(StrictSerializer):
 class ChatQuerySerializer(StrictSerializer):
     from_query = True
 
-    room = serializers.ChoiceField(ChatLine.Room.choices, default=ChatLine.Room.PLAYERS)
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Lines after this id.")
+    room = serializers.ChoiceField(
+        ChatLine.Room.choices, default=ChatLine.Room.PLAYERS, help_text="The room to read."
+    )
+    after = serializers.IntegerField(
+        min_value=0, max_value=MAX_QUERY_INTEGER, default=0, help_text="Lines after this id."
+    )
 
 
 # --- output --------------------------------------------------------------------------------------

@@ -472,10 +472,6 @@ _LINE = {
     "text": "Bona sort!",
     "at": _AT,
 }
-_ROOM = OpenApiParameter(
-    "room", str, enum=["players", "spectators"], description="The room (default: players)."
-)
-_AFTER = OpenApiParameter("after", int, description="Only lines after this id.")
 
 
 class ChatView(APIView):
@@ -498,7 +494,7 @@ class ChatView(APIView):
                 ),
             ),
         },
-        parameters=[_GAME_ID, _ROOM, _AFTER, RETRY_AFTER],
+        parameters=[_GAME_ID, ChatQuerySerializer, RETRY_AFTER],
         examples=[_response("Lines", _LINE)],  # one line: drf-spectacular makes it a list
     )
     def get(self, request: Request, game_id: str) -> Response:

@@ -511,6 +511,7 @@ class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]
 
     serializer_class = LeaderboardEntrySerializer
     pagination_class = RatingsPagination
+    query_parameters = ("min_games",)
 
     @extend_schema(
         operation_id="leaderboards_read",
