@@ -69,6 +69,7 @@ _WRONG_METHOD = problem_responses(
 
 
 @extend_schema(
+    operation_id="health_live",
     responses={200: _Live, **_WRONG_METHOD},
     tags=["health"],
     summary="Liveness: the process answers",

@@ -152,7 +152,7 @@ class SeekSerializer(serializers.Serializer[Any]):
 
 
 class ChallengeSeatSerializer(serializers.Serializer[Any]):
-    number = serializers.IntegerField()
+    number = component("Seat", help_text="The seat at the table: 0 the challenger's.")
     player_id = serializers.IntegerField(allow_null=True, help_text="None: an open seat.")
     accepted = serializers.BooleanField()
 

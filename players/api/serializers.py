@@ -6,7 +6,6 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from players.models import Player, RatingFamily, RatingSize
-from players.names import check_display_name
 from players.ratings import PROVISIONAL_GAMES, START_RATING
 from truc_api.serializers import StrictSerializer
 
@@ -33,8 +32,7 @@ class RegisterSerializer(StrictSerializer):
         max_length=DISPLAY_NAME_MAX_LENGTH,
         allow_blank=True,
         default="",
-        validators=[check_display_name],
-        help_text="Shown at the table; never a bot's name, nor invisible characters.",
+        help_text="Shown at the table; never a bot's name, nor invisible characters (a 422).",
     )
 
 
@@ -54,9 +52,8 @@ class ProfileChangeSerializer(StrictSerializer):
         max_length=DISPLAY_NAME_MAX_LENGTH,
         required=False,
         allow_blank=True,
-        validators=[check_display_name],
         help_text="Blank to show the username instead; never a bot's name, nor invisible"
-        " characters.",
+        " characters (a 422).",
     )
     challenges_from = serializers.ChoiceField(
         Player.ChallengesFrom.choices,

@@ -69,6 +69,14 @@ def _account(player: Player) -> dict[str, Any]:
     }
 
 
+_BOT_NAME = answer(
+    "Name reads as a bot's",
+    services.InvalidField(
+        "display_name", "bot_name", "Names that read as a bot's are the server's own."
+    ),
+)
+
+
 class RegisterView(APIView):
     # No authenticator: a stale token in the header must not stop anyone from registering.
     authentication_classes = ()
@@ -95,6 +103,7 @@ class RegisterView(APIView):
                         }
                     ],
                 ),
+                _BOT_NAME,
                 UNKNOWN_FIELD,
                 error_example("Username taken", services.UsernameTaken),
                 THROTTLED,
@@ -202,6 +211,7 @@ class MeView(APIView):
                     "max_length",
                     "Ensure this field has no more than 40 characters.",
                 ),
+                _BOT_NAME,
                 UNKNOWN_FIELD,
                 NOT_AUTHENTICATED,
                 THROTTLED,
