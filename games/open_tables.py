@@ -19,9 +19,10 @@ from django.utils import timezone
 from games import contract
 from games.errors import TooManyOpenGames
 from games.models import Game, Seat
+from players.models import Player
 
 
-def check_room(player: Any) -> None:
+def check_room(player: Player) -> None:
     """Raise ``TooManyOpenGames`` when ``player`` already waits at as many open games as allowed.
 
     Inside the caller's transaction, the player's row is locked first, so that two requests of

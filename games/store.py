@@ -45,6 +45,7 @@ from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+from players.models import Player
 
 logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
@@ -320,7 +321,7 @@ class Recorder:
         self.seats[seat.number] = seat
 
     def record(
-        self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
+        self, events: Iterable[ev.Event], actor: Player | None = None, seat: int | None = None
     ) -> None:
         for event in events:
             if isinstance(event, ev.MatchStarted):

@@ -18,10 +18,10 @@ from lobby import chat
 from lobby.models import Challenge, Seek
 from notifications.models import Subscription
 from players import selectors as players
-from players.models import Block
+from players.models import Block, Player
 
 
-def export_for(player: Any) -> dict[str, Any]:
+def export_for(player: Player) -> dict[str, Any]:
     return {
         "exported_at": timezone.now().isoformat(),
         "profile": {

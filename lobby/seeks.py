@@ -39,7 +39,7 @@ from lobby.lookups import by_id
 from lobby.models import QueueEntry, Seek
 from notifications.models import Kind
 from players import selectors as players
-from players.models import rating_pool
+from players.models import Player, rating_pool
 from players.services import InvalidField
 
 logger = structlog.get_logger(__name__)
@@ -75,7 +75,7 @@ def pool_key(preset: str, players: int, turn_seconds: int, rated: bool, rules: A
     return f"{preset}/{players}p/{turn_seconds}s/{'rated' if rated else 'casual'}/{digest}"
 
 
-def create_seek(player: Any, request: SeekRequest) -> Seek:
+def create_seek(player: Player, request: SeekRequest) -> Seek:
     """A new seek; paired at once if compatible seekers wait (the answer then says matched)."""
     seek = _insert(player, request)
     if seek.status == Seek.Status.OPEN:
@@ -84,7 +84,7 @@ def create_seek(player: Any, request: SeekRequest) -> Seek:
     return seek
 
 
-def _insert(player: Any, request: SeekRequest) -> Seek:
+def _insert(player: Player, request: SeekRequest) -> Seek:
     try:
         rules = engine.resolve_rules(
             request.preset, {**request.options, "players": request.players}
@@ -131,7 +131,7 @@ def _insert(player: Any, request: SeekRequest) -> Seek:
     return seek
 
 
-def _partner(player: Any, request: SeekRequest) -> Any:
+def _partner(player: Player, request: SeekRequest) -> Any:
     if request.partner_id is None:
         return None
     if request.players != 4:
@@ -147,7 +147,7 @@ def _partner(player: Any, request: SeekRequest) -> Any:
     return partner
 
 
-def confirm_partner(player: Any, seek_id: Any) -> Seek:
+def confirm_partner(player: Player, seek_id: Any) -> Seek:
     """The named partner joins the seek: from now on the two wait, and are paired, together."""
     with transaction.atomic():
         seek = _locked(seek_id, player)
@@ -170,7 +170,7 @@ def confirm_partner(player: Any, seek_id: Any) -> Seek:
     return seek
 
 
-def cancel_seek(player: Any, seek_id: Any) -> Seek:
+def cancel_seek(player: Player, seek_id: Any) -> Seek:
     with transaction.atomic():
         seek = _locked(seek_id, player)
         if seek.status not in WAITING:
@@ -179,7 +179,7 @@ def cancel_seek(player: Any, seek_id: Any) -> Seek:
     return seek
 
 
-def _locked(seek_id: Any, player: Any) -> Seek:
+def _locked(seek_id: Any, player: Player) -> Seek:
     """The seek, locked (waiting for a pairing pass that holds it): a seeker's own only."""
     seek = by_id(Seek.objects.select_for_update(), seek_id)
     if seek is None or player.pk not in seek.seekers:

@@ -12,9 +12,10 @@ from django.utils import timezone
 from notifications import selectors, sending, signing
 from notifications.errors import DeliveryPending
 from notifications.models import Delivery, Kind, Subscription
+from players.models import Player
 
 
-def subscribe(player: Any, *, url: str, kinds: list[str], description: str = "") -> Subscription:
+def subscribe(player: Player, *, url: str, kinds: list[str], description: str = "") -> Subscription:
     """A new subscription with a fresh secret; the caller shows the secret this once."""
     return Subscription.objects.create(
         player=player,
@@ -25,7 +26,7 @@ def subscribe(player: Any, *, url: str, kinds: list[str], description: str = "")
     )
 
 
-def unsubscribe(player: Any, subscription_id: Any) -> None:
+def unsubscribe(player: Player, subscription_id: Any) -> None:
     """Its deliveries go with it; a task that finds its delivery gone does nothing.
 
     The deliveries are locked first: an attempt being recorded holds its delivery's row for the
@@ -38,7 +39,7 @@ def unsubscribe(player: Any, subscription_id: Any) -> None:
         subscription.delete()
 
 
-def replay(player: Any, delivery_id: Any) -> Delivery:
+def replay(player: Player, delivery_id: Any) -> Delivery:
     """Send a finished delivery's body again, as a new delivery with a new ``webhook-id``: the
     receiver dedupes by that id, and a replay is asked for precisely to be processed again."""
     with transaction.atomic():

@@ -53,5 +53,5 @@ def reconcile_ratings(grace_seconds: int = RECONCILE_GRACE_SECONDS) -> int:
 @shared_task(name="players.tasks.purge_expired_tokens")
 def purge_expired_tokens() -> int:
     """Delete expired knox tokens (authentication checks only the token it is shown)."""
-    deleted, _ = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()
+    deleted: int = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()[0]
     return deleted

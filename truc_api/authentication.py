@@ -33,16 +33,18 @@ def _invalid() -> AuthenticationFailed:
     return AuthenticationFailed(_("Invalid token."))  # built when needed: it is translated
 
 
-class TokenAuthentication(KnoxTokenAuthentication):
+class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # knox: no type hints
     """knox's token authentication in one query, naming the player on every later log line of
     the request: his id, never the token."""
 
     def tokens(self, request: Request) -> QuerySet[AuthToken]:
         """Where the presented token is looked for, with its player. A view may read more in the
         same query: its ``with_token(tokens)`` extends the query (``GameView``: a poll's ETag)."""
-        tokens = AuthToken.objects.select_related("user")
+        tokens: QuerySet[AuthToken] = AuthToken.objects.select_related("user")
         extend = getattr(request.parser_context.get("view"), "with_token", None)
-        return tokens if extend is None else extend(tokens)
+        if extend is not None:
+            tokens = extend(tokens)
+        return tokens
 
     def authenticate(self, request: Request) -> tuple[Any, AuthToken] | None:
         # An instance serves one request (DRF makes them per request).

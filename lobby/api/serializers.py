@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from rest_framework import serializers
@@ -14,7 +14,15 @@ from games.models import Game
 from lobby.models import Challenge, ChatLine, Rematch, Seek
 from truc_api.serializers import StrictSerializer
 
-_TURN = {
+
+class _TurnField(TypedDict):
+    min_value: int
+    max_value: int
+    default: int
+    help_text: str
+
+
+_TURN: _TurnField = {
     "min_value": 5,
     "max_value": 30 * 86_400,
     "default": 86_400,
