@@ -562,4 +562,6 @@ class ExportView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        return Response(export.export_for(player_of(request)))
+        player = player_of(request)
+        mine = export.export_for(player)
+        return Response(DataExportSerializer(mine, context={"viewer": player}).data)

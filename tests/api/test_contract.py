@@ -17,6 +17,8 @@ from games import engine
 from games.engine import cards
 from games.engine.actions import ALIASES, CANONICAL
 from games.engine.rules import OPTION_BOUNDS, OPTION_CHOICES
+from notifications.services import subscribe
+from players.services import rate_game
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client
 from truc_api.openapi import problem_codes
@@ -38,8 +40,24 @@ def _json_schema(node: Any) -> Any:
     return converted
 
 
-def conforms(value: Any, component: str) -> None:
+def _closed(node: Any) -> Any:
+    """Every object schema that lists its properties refuses any other key: so a check says the
+    answer holds exactly the documented fields, not merely at least them."""
+    if isinstance(node, list):
+        return [_closed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    closed = {key: _closed(value) for key, value in node.items()}
+    if "properties" in node:
+        closed.setdefault("additionalProperties", False)
+    return closed
+
+
+def conforms(value: Any, component: str, *, exactly: bool = False) -> None:
+    """``value`` is valid against the component; with ``exactly``, it has no undocumented key."""
     root = _json_schema({"components": DOCUMENT["components"]})
+    if exactly:
+        root = _closed(root)
     schema = {**root, "$ref": f"#/components/schemas/{component}"}
     jsonschema.Draft202012Validator(schema).validate(value)
 
@@ -182,3 +200,49 @@ def test_the_docs_need_no_internet(client: Any, page: str) -> None:
     assert "<script" in html
     assert not re.findall(r"(?:src|href)=[\"']https?://", html), "an asset from the internet"
     assert "fonts.googleapis.com" not in html
+
+
+@pytest.mark.django_db
+def test_a_players_data_export_is_sent_in_the_documents_shapes() -> None:
+    """An export with every part filled (a finished rated game and its rating change, an active
+    game, chat lines, a seek, challenges sent, received and declined, a block, a subscription),
+    checked against the committed document's `DataExport`, typed part by part."""
+    ana, pep, pest = (Client(PlayerFactory()) for _ in range(3))
+    finished = _seated_game(ana, pep, "valenciano")
+    ana.post(f"/api/games/{finished}/chat", {"text": "Bona sort!"})
+    pep.post(f"/api/games/{finished}/resign")
+    assert rate_game(finished), "the finished game was rated"
+    active = _seated_game(ana, pep, "argentino")
+    pep.post(f"/api/games/{active}/chat", {"text": "Suerte"})
+    assert ana.post("/api/seeks", {"preset": "argentino", "rated": False}).status_code == 201
+    sent = ana.post("/api/challenges", {"preset": "valenciano", "opponents": [pep.player.pk]})
+    received = pep.post("/api/challenges", {"preset": "argentino", "opponents": [ana.player.pk]})
+    assert sent.status_code == received.status_code == 201
+    declined = ana.post(f"/api/challenges/{received.json()['id']}/decline", {"reason": "later"})
+    assert declined.status_code == 200, declined.json()
+    ana.post("/api/players/me/blocks", {"blocked_id": pest.player.pk})
+    subscribe(ana.player, url="https://example.com/ana", kinds=["your_turn", "match_found"])
+
+    answer = ana.get("/api/players/me/export")
+    assert answer.status_code == 200
+    export = answer.json()
+    conforms(export, "DataExport", exactly=True)
+    filled = {part: len(export[part]) for part in _EXPORT_LISTS}
+    assert all(filled.values()), filled  # every part's items were checked, none was empty
+    assert [game["game"]["id"] for game in export["games"]] == [finished, active]
+    assert {c["status"] for c in export["challenges"]} == {"pending", "declined"}
+    assert [c["link_token"] for c in export["challenges"]] == [None, None]  # no open seat
+
+
+_EXPORT_LISTS = (
+    *("ratings", "rating_history", "stats", "games", "chat", "seeks", "challenges"),
+    *("blocks", "webhook_subscriptions"),
+)
+
+
+def _seated_game(first: Client, second: Client, preset: str) -> str:
+    created = first.post("/api/games", {"preset": preset})
+    assert created.status_code == 201, created.json()
+    joined = second.post(f"/api/games/{created.json()['id']}/join")
+    assert joined.status_code == 200, joined.json()
+    return created.json()["id"]
