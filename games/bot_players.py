@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import bots, engine
-from games.models import Game, GameEvent, Seat
+from games.models import Game, GameEvent, GameId, Seat
 from games.store import Recorder, load_state, lock_game, seats_of
 from players.services import BOT_PREFIX
 
@@ -47,7 +47,7 @@ def bot_to_move(game: Game, state: engine.State) -> int | None:
     return seat if seat in bots else None
 
 
-def move(game_id: Any, version: int, number: int) -> bool:
+def move(game_id: GameId, version: int, number: int) -> bool:
     """Play the bot of seat ``number`` at ``version``; False (nothing done) when stale."""
     with transaction.atomic():
         game = lock_game(game_id)

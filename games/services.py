@@ -37,7 +37,7 @@ from games.errors import (
     StaleVersion,
     rules_error,
 )
-from games.models import Game, GameEvent, IdempotencyRecord, Seat
+from games.models import Game, GameEvent, GameId, IdempotencyRecord, Seat
 from games.store import Recorder, forget_seats, load_state, lock_game, seats_of
 from players.models import Player
 
@@ -134,7 +134,7 @@ def create_game(
 
 
 def join_game(
-    player: Player, game_id: Any, *, seat: int | None = None, code: str | None = None
+    player: Player, game_id: GameId, *, seat: int | None = None, code: str | None = None
 ) -> Game:
     """Take a seat (the first free one unless ``seat`` is given); the game starts when full."""
     with transaction.atomic():
@@ -152,7 +152,7 @@ def join_by_code(player: Player, code: str, *, seat: int | None = None) -> Game:
     return join_game(player, game_id, seat=seat, code=code)
 
 
-def leave_game(player: Player, game_id: Any) -> Game:
+def leave_game(player: Player, game_id: GameId) -> Game:
     """Give up a seat before the game starts; a game left empty is aborted."""
     with transaction.atomic():
         game = lock_game(game_id)
@@ -170,7 +170,7 @@ def leave_game(player: Player, game_id: Any) -> Game:
         return game
 
 
-def resign(player: Player, game_id: Any) -> Game:
+def resign(player: Player, game_id: GameId) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         seat = _seat_of(game, player)
@@ -183,7 +183,7 @@ def resign(player: Player, game_id: Any) -> Game:
 
 def act(
     player: Player,
-    game_id: Any,
+    game_id: GameId,
     body: dict[str, Any],
     idempotency_key: str,
     answer: Callable[[Acted], Answer],
@@ -382,7 +382,7 @@ def _parse_action(body: dict[str, Any]) -> engine.Action:
         raise InvalidRequest(error, error.field or "non_field_errors") from None
 
 
-def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
+def _fingerprint(game_id: GameId, body: dict[str, Any]) -> str:
     canonical = json.dumps({"game": str(game_id), "body": body}, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 

@@ -10,6 +10,7 @@ player he blocks; the challenger is told only that the challenge is refused, nev
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -134,7 +135,9 @@ def check_may_challenge(challenger: Player, player: Player) -> None:
         raise ChallengeRefused()
 
 
-def visible_challenge(player: Player, challenge_id: Any, token: str | None = None) -> Challenge:
+def visible_challenge(
+    player: Player, challenge_id: uuid.UUID | str, token: str | None = None
+) -> Challenge:
     """A challenge its seated players see, and anyone with its link; to others it is not there."""
     challenge = by_id(Challenge.objects.all(), challenge_id)
     if challenge is None or not (
@@ -155,7 +158,7 @@ def _seated(challenge: Challenge, player: Player) -> bool:
     return ChallengeSeat.objects.filter(challenge=challenge, player=player).exists()
 
 
-def _locked(player: Player, challenge_id: Any, token: str | None = None) -> Challenge:
+def _locked(player: Player, challenge_id: uuid.UUID | str, token: str | None = None) -> Challenge:
     visible_challenge(player, challenge_id, token)
     challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
     if challenge.status != Challenge.Status.PENDING:
@@ -165,7 +168,7 @@ def _locked(player: Player, challenge_id: Any, token: str | None = None) -> Chal
     return challenge
 
 
-def accept(player: Player, challenge_id: Any, *, token: str | None = None) -> Challenge:
+def accept(player: Player, challenge_id: uuid.UUID | str, *, token: str | None = None) -> Challenge:
     """Accept a named seat, or take an open one with the link; the last acceptance starts it."""
     with transaction.atomic():
         challenge = _locked(player, challenge_id, token)
@@ -218,7 +221,7 @@ def _start(challenge: Challenge, seats: list[ChallengeSeat]) -> None:
     )
 
 
-def decline(player: Player, challenge_id: Any, reason: str) -> Challenge:
+def decline(player: Player, challenge_id: uuid.UUID | str, reason: str) -> Challenge:
     with transaction.atomic():
         challenge = _locked(player, challenge_id)
         if challenge.challenger_id == player.pk:
@@ -237,7 +240,7 @@ def decline(player: Player, challenge_id: Any, reason: str) -> Challenge:
     return challenge
 
 
-def cancel(player: Player, challenge_id: Any) -> Challenge:
+def cancel(player: Player, challenge_id: uuid.UUID | str) -> Challenge:
     with transaction.atomic():
         challenge = _locked(player, challenge_id)
         if challenge.challenger_id != player.pk:

@@ -21,7 +21,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.errors import GameOver, NotSeated
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 from games.selectors import visible_game
 from lobby.errors import RoomClosed, TooManyMessages
 from lobby.models import ChatLine, ChatModeration
@@ -33,7 +33,7 @@ Room = ChatLine.Room
 _ON = (Game.Status.OPEN, Game.Status.ACTIVE)
 
 
-def say(player: Player, game_id: Any, room: str, text: str) -> ChatLine:
+def say(player: Player, game_id: GameId, room: str, text: str) -> ChatLine:
     game, seat = visible_game(game_id, player)
     if game.status not in _ON:
         raise GameOver("The table's chat closes when the match is over.")
@@ -62,7 +62,7 @@ def say(player: Player, game_id: Any, room: str, text: str) -> ChatLine:
     return line
 
 
-def lines(player: Player, game_id: Any, room: str, after: int = 0) -> list[ChatLine]:
+def lines(player: Player, game_id: GameId, room: str, after: int = 0) -> list[ChatLine]:
     """The room's lines after id ``after`` that ``player`` may read, oldest first."""
     game, seat = visible_game(game_id, player)
     if not may_read(game, seat, room):

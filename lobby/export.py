@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from games.models import GameId
 from games.selectors import game_view, redacted_feed
 from games.store import get_game
 from lobby import chat
@@ -39,6 +40,6 @@ def export_for(player: Player) -> dict[str, Any]:
     }
 
 
-def _game(game_id: Any, seat: int) -> dict[str, Any]:
+def _game(game_id: GameId, seat: int) -> dict[str, Any]:
     game = get_game(game_id)
     return {"seat": seat, "game": game_view(game, seat), "events": redacted_feed(game, seat)}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -147,7 +148,7 @@ def _partner(player: Player, request: SeekRequest) -> Any:
     return partner
 
 
-def confirm_partner(player: Player, seek_id: Any) -> Seek:
+def confirm_partner(player: Player, seek_id: uuid.UUID | str) -> Seek:
     """The named partner joins the seek: from now on the two wait, and are paired, together."""
     with transaction.atomic():
         seek = _locked(seek_id, player)
@@ -170,7 +171,7 @@ def confirm_partner(player: Player, seek_id: Any) -> Seek:
     return seek
 
 
-def cancel_seek(player: Player, seek_id: Any) -> Seek:
+def cancel_seek(player: Player, seek_id: uuid.UUID | str) -> Seek:
     with transaction.atomic():
         seek = _locked(seek_id, player)
         if seek.status not in WAITING:
@@ -179,7 +180,7 @@ def cancel_seek(player: Player, seek_id: Any) -> Seek:
     return seek
 
 
-def _locked(seek_id: Any, player: Player) -> Seek:
+def _locked(seek_id: uuid.UUID | str, player: Player) -> Seek:
     """The seek, locked (waiting for a pairing pass that holds it): a seeker's own only."""
     seek = by_id(Seek.objects.select_for_update(), seek_id)
     if seek is None or player.pk not in seek.seekers:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+import uuid
 
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
@@ -16,7 +16,7 @@ def subscriptions(player: Player) -> QuerySet[Subscription]:
     return Subscription.objects.filter(player=player).order_by("created_at")
 
 
-def subscription(player: Player, subscription_id: Any) -> Subscription:
+def subscription(player: Player, subscription_id: uuid.UUID | str) -> Subscription:
     try:
         return subscriptions(player).get(pk=subscription_id)
     except (Subscription.DoesNotExist, ValueError, ValidationError):
@@ -31,7 +31,7 @@ def deliveries(player: Player) -> QuerySet[Delivery]:
     )
 
 
-def delivery(player: Player, delivery_id: Any) -> Delivery:
+def delivery(player: Player, delivery_id: uuid.UUID | str) -> Delivery:
     try:
         return deliveries(player).get(pk=delivery_id)
     except (Delivery.DoesNotExist, ValueError, ValidationError):

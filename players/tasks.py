@@ -9,8 +9,8 @@ every five minutes (CELERY_BEAT_SCHEDULE in settings.py), rates whatever such ga
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
-from typing import Any
 
 from celery import shared_task
 from django.db import OperationalError
@@ -34,7 +34,7 @@ RECONCILE_BATCH = 500
     retry_backoff=True,
     max_retries=5,
 )
-def rate_game(game_id: Any) -> int:
+def rate_game(game_id: uuid.UUID | str) -> int:
     """Rate one finished game; how many rating changes it wrote (0 when there was nothing to do)."""
     return len(services.rate_game(game_id))
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.errors import GameNotFound
-from games.models import Game
+from games.models import Game, GameId
 from games.selectors import etag, feed_item, game_payload
 from games.store import get_game, load_events, load_state, seats_of
 from players.models import Player
@@ -34,7 +34,7 @@ OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 class Cursor:
     """Where a reader is: the last seq sent, the view's ETag, and what the hub compares."""
 
-    game_id: Any
+    game_id: GameId
     after: int
     tag: str | None = None
     mark: Any = None
@@ -72,7 +72,7 @@ class Snapshot:
     it (``Hub.shared``), so a move followed by many readers costs one read of the database and
     one projection a seat, and a reader's wake none of the database thread's time."""
 
-    game_id: Any
+    game_id: GameId
     last_seq: int | None  # of the events read; None when there were none
     complete: bool  # the events reach the row's version (else: read again at once)
     over: bool
@@ -82,7 +82,7 @@ class Snapshot:
     projections: dict[int | None, Projection]
 
 
-def read(game_id: Any, after: int) -> Snapshot:
+def read(game_id: GameId, after: int) -> Snapshot:
     game = get_game(game_id)
     rows = [row for row in load_events(game, after, BATCH) if row.seq <= game.version]
     complete = not rows or rows[-1].seq >= game.version

@@ -16,7 +16,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from games import engine
-from games.models import Seat
+from games.models import GameId, Seat
 from games.store import get_game, load_state
 from streams import bus, hub, sse
 from streams.limits import Claim
@@ -81,7 +81,7 @@ def catch_up(cursor: PlayerCursor) -> tuple[list[bytes], PlayerCursor, Any]:
     return chunks, replace(cursor, told=turns), (cursor.after, turns)
 
 
-def _turn_messages(game_id: Any, version: int, seat: int) -> list[bytes]:
+def _turn_messages(game_id: GameId, version: int, seat: int) -> list[bytes]:
     game = get_game(game_id)
     if game.version != version:
         return []  # moved on since: the next read tells the new turn
