@@ -25,7 +25,7 @@ def _client(token: str) -> APIClient:
 
 
 def test_a_token_and_its_player_take_one_query(django_assert_max_num_queries):
-    player = PlayerFactory()
+    player = PlayerFactory.create()
     _, token = AuthToken.objects.create(player)
     request = Request(APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {token}"))
 
@@ -40,7 +40,7 @@ def test_a_token_and_its_player_take_one_query(django_assert_max_num_queries):
 
 def test_auto_refresh_extends_a_used_token(settings):
     settings.REST_KNOX = {**settings.REST_KNOX, "AUTO_REFRESH": True, "MIN_REFRESH_INTERVAL": 0}
-    instance, token = AuthToken.objects.create(PlayerFactory())
+    instance, token = AuthToken.objects.create(PlayerFactory.create())
     soon = timezone.now() + timedelta(hours=1)
     AuthToken.objects.filter(pk=instance.pk).update(expiry=soon)
 
@@ -50,7 +50,7 @@ def test_auto_refresh_extends_a_used_token(settings):
 
 
 def test_without_auto_refresh_a_token_keeps_its_expiry():
-    instance, token = AuthToken.objects.create(PlayerFactory())
+    instance, token = AuthToken.objects.create(PlayerFactory.create())
 
     assert _client(token).get("/api/players/me").status_code == 200
 
@@ -58,7 +58,7 @@ def test_without_auto_refresh_a_token_keeps_its_expiry():
 
 
 def test_an_expired_token_is_deleted_and_knox_says_so():
-    player = PlayerFactory()
+    player = PlayerFactory.create()
     instance, token = AuthToken.objects.create(player)
     AuthToken.objects.filter(pk=instance.pk).update(expiry=timezone.now() - timedelta(seconds=1))
     heard: list[dict] = []
