@@ -9,8 +9,7 @@ that has not filled within ``OPEN_GAME_TTL_HOURS`` of its creation is aborted by
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -34,7 +33,7 @@ def check_room(player: Player) -> None:
         raise TooManyOpenGames(settings.OPEN_GAMES_PER_PLAYER)
 
 
-def expire(now: Any = None) -> int:
+def expire(now: datetime | None = None) -> int:
     """Abort the open games older than OPEN_GAME_TTL_HOURS; how many. An open game has no events
     yet (its first is written when the table fills), so only the row changes; a join that holds
     the row's lock and fills the table first wins (the UPDATE checks the status again after the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -61,7 +62,9 @@ def etag(game: Game, seat: int | None) -> str:
     return etag_of(game.pk, game.version, game.status, game.updated_at, seat)
 
 
-def etag_of(game_id: GameId, version: int, status: str, updated_at: Any, seat: int | None) -> str:
+def etag_of(
+    game_id: GameId, version: int, status: str, updated_at: datetime, seat: int | None
+) -> str:
     """Every event is a public fact (its private parts are redacted, not hidden), so the log's
     version, the lobby's last change and the viewer's seat determine the whole view."""
     viewer = "spectator" if seat is None else f"seat{seat}"

@@ -96,7 +96,7 @@ def create_challenge(challenger: Player, request: ChallengeRequest) -> Challenge
     return challenge
 
 
-def _named_seats(challenger: Player, request: ChallengeRequest) -> dict[int, Any]:
+def _named_seats(challenger: Player, request: ChallengeRequest) -> dict[int, Player | None]:
     """Seat number -> player (None: open). Opponents take the odd seats, the partner seat 2."""
     opponents = list(request.opponents)
     if len(opponents) > request.players // 2:
@@ -112,7 +112,7 @@ def _named_seats(challenger: Player, request: ChallengeRequest) -> dict[int, Any
     if len(found) != len(ids):
         field_name = "opponents" if set(opponents) - set(found) else "partner_id"
         raise InvalidField(field_name, "no_such_player", "No such player.")
-    seats: dict[int, Any] = dict.fromkeys(range(request.players))
+    seats: dict[int, Player | None] = dict.fromkeys(range(request.players))
     seats[0] = challenger
     for number, player_id in zip(range(1, request.players, 2), opponents, strict=False):
         seats[number] = found[player_id]
@@ -185,7 +185,9 @@ def accept(player: Player, challenge_id: uuid.UUID | str, *, token: str | None =
     return challenge
 
 
-def _take_open_seat(challenge: Challenge, seats: list[ChallengeSeat], player: Player) -> Any:
+def _take_open_seat(
+    challenge: Challenge, seats: list[ChallengeSeat], player: Player
+) -> ChallengeSeat:
     free = [seat for seat in seats if seat.player_id is None]
     if not free:
         raise ChallengeClosed("Every seat of this challenge is taken.")

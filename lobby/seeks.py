@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from games import engine
 from games.errors import rules_error
+from games.models import Game
 from lobby import notices, pairing, tables
 from lobby.errors import (
     AlreadySeeking,
@@ -132,7 +133,7 @@ def _insert(player: Player, request: SeekRequest) -> Seek:
     return seek
 
 
-def _partner(player: Player, request: SeekRequest) -> Any:
+def _partner(player: Player, request: SeekRequest) -> Player | None:
     if request.partner_id is None:
         return None
     if request.players != 4:
@@ -189,7 +190,7 @@ def _locked(seek_id: uuid.UUID | str, player: Player) -> Seek:
 
 
 def _close(
-    seeks: Sequence[Seek], status: str, game: Any = None, at: datetime | None = None
+    seeks: Sequence[Seek], status: str, game: Game | None = None, at: datetime | None = None
 ) -> None:
     now = at or timezone.now()
     for seek in seeks:

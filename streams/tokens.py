@@ -3,6 +3,8 @@ tokens are revoked (a ``token:<player>`` notification), and at every hub check (
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
@@ -21,7 +23,7 @@ def authenticate(request: HttpRequest) -> tuple[Player, str]:
     if found is None:
         raise NotAuthenticated()
     player, token = found
-    return player, token.digest
+    return cast(Player, player), token.digest  # AUTH_USER_MODEL
 
 
 def valid(digests: list[str]) -> dict[str, bool]:

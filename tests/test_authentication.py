@@ -12,6 +12,7 @@ from knox.signals import token_expired
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
+from players.models import Player
 from tests.factories import PlayerFactory
 from truc_api.authentication import TokenAuthentication
 
@@ -31,6 +32,7 @@ def test_a_token_and_its_player_take_one_query(django_assert_max_num_queries):
 
     with django_assert_max_num_queries(1):
         found, _ = TokenAuthentication().authenticate(request)
+        assert isinstance(found, Player)
         assert (found.pk, found.display_name, found.is_active) == (
             player.pk,
             player.display_name,

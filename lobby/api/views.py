@@ -28,7 +28,7 @@ from lobby.api.serializers import (
     SeekSerializer,
 )
 from lobby.lookups import by_id
-from lobby.models import Seek
+from lobby.models import Challenge, Seek
 from players.api.requests import player_of
 from players.services import InvalidField
 from truc_api.serializers import (
@@ -252,7 +252,7 @@ class SeekJoinView(APIView):
 # --- challenges ----------------------------------------------------------------------------------
 
 
-def _challenge_out(request: Request, challenge: Any, http_status: int = 200) -> Response:
+def _challenge_out(request: Request, challenge: Challenge, http_status: int = 200) -> Response:
     body = ChallengeSerializer(challenge, context={"viewer": player_of(request)}).data
     return Response(body, status=http_status)
 
