@@ -6,12 +6,10 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-import yaml
 
 from games import engine
 from games.engine import cards
@@ -19,47 +17,10 @@ from games.engine.actions import ALIASES, CANONICAL
 from games.engine.rules import OPTION_BOUNDS, OPTION_CHOICES
 from notifications.services import subscribe
 from players.services import rate_game
+from tests.api.document import SCHEMAS, conforms
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client
 from truc_api.openapi import problem_codes
-
-DOCUMENT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
-SCHEMAS = DOCUMENT["components"]["schemas"]
-
-
-def _json_schema(node: Any) -> Any:
-    """OpenAPI 3.0's dialect as JSON Schema: `nullable` is "or null"; the rest is the same."""
-    if isinstance(node, list):
-        return [_json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    dropped = ("nullable", "discriminator")
-    converted = {k: _json_schema(v) for k, v in node.items() if k not in dropped}
-    if node.get("nullable"):
-        return {"anyOf": [converted, {"type": "null"}]}
-    return converted
-
-
-def _closed(node: Any) -> Any:
-    """Every object schema that lists its properties refuses any other key: so a check says the
-    answer holds exactly the documented fields, not merely at least them."""
-    if isinstance(node, list):
-        return [_closed(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    closed = {key: _closed(value) for key, value in node.items()}
-    if "properties" in node:
-        closed.setdefault("additionalProperties", False)
-    return closed
-
-
-def conforms(value: Any, component: str, *, exactly: bool = False) -> None:
-    """``value`` is valid against the component; with ``exactly``, it has no undocumented key."""
-    root = _json_schema({"components": DOCUMENT["components"]})
-    if exactly:
-        root = _closed(root)
-    schema = {**root, "$ref": f"#/components/schemas/{component}"}
-    jsonschema.Draft202012Validator(schema).validate(value)
 
 
 def test_enums_of_the_document_are_the_engines_tables() -> None:
