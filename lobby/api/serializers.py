@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from rest_framework import serializers
@@ -26,7 +26,15 @@ from truc_api.serializers import StrictSerializer
 #: The lobby seats tables of 2 and 4 (6-player tables: /api/games).
 TABLE_SIZES = (2, 4)
 
-_TURN = {
+
+class _TurnField(TypedDict):
+    min_value: int
+    max_value: int
+    default: int
+    help_text: str
+
+
+_TURN: _TurnField = {
     "min_value": 5,
     "max_value": 30 * 86_400,
     "default": 86_400,
