@@ -139,7 +139,8 @@ class ProblemSerializer(serializers.Serializer[Any]):
     status = serializers.IntegerField(min_value=400, max_value=599)
     detail = serializers.CharField(help_text="This occurrence, for people.")
     code = _ProblemCodeField(help_text="Stable: clients branch on this.")
-    # The metaclass moves declared fields into `_declared_fields`: `Serializer.errors` survives.
+    # The metaclass moves declared fields into `_declared_fields`: `Serializer.errors` survives
+    # (which mypy sees as overridden by a field).
     errors = ProblemFieldErrorSerializer(  # type: ignore[assignment]
         many=True, required=False, help_text="For an invalid request: one entry per field at fault."
     )

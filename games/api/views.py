@@ -89,7 +89,7 @@ class GameCreateView(APIView):
         )
 
 
-class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
+class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """Public games waiting for players, newest first."""
 
     serializer_class = GameSummarySerializer
@@ -119,7 +119,7 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
         return self.get_paginated_response(rows)
 
 
-class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
+class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """The caller's games: those waiting for the caller first, then the most recently moved."""
 
     serializer_class = GameSummarySerializer

@@ -427,7 +427,7 @@ _RATED_AT = "2026-05-01T20:30:00Z"
 _PLAYER = {"id": 7, "username": "pep", "display_name": "Pep"}
 
 
-class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]
+class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """A player's rating in every pool, and the rating changes of their games, newest first."""
 
     pagination_class = RatingsPagination
@@ -512,7 +512,7 @@ class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]
         return Response(PlayerRatingsSerializer(body).data)
 
 
-class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]
+class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """One pool's players, best rating first; more games first among equal ratings."""
 
     serializer_class = LeaderboardEntrySerializer
