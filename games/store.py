@@ -25,6 +25,7 @@ import copy
 import json
 import secrets
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -44,13 +45,14 @@ from knox.models import AuthToken
 from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
-from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, HandSnapshot, Seat
+from players.models import Player
 
 logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
-def lock_game(game_id: Any) -> Game:
+def lock_game(game_id: GameId) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here.
     Its seats are read after the lock is granted (a second statement), so they are current."""
     return get_game(game_id, lock=True)
@@ -71,7 +73,7 @@ def one_moment() -> Iterator[None]:
         yield
 
 
-def get_game(game_id: Any, *, lock: bool = False) -> Game:
+def get_game(game_id: GameId, *, lock: bool = False) -> Game:
     """One game by id with its seats (``seats_of``). A missing game and a malformed id are both
     ``GameNotFound``. The snapshot column is left out (deferred): only a fold that misses the
     recent states reads it, with the tail (``load_state``)."""
@@ -98,11 +100,11 @@ def lock_overdue(now: datetime, limit: int) -> list[Game]:
     return games
 
 
-def get_games(game_ids: Sequence[Any]) -> list[Game]:
+def get_games(game_ids: Sequence[GameId]) -> list[Game]:
     """The games of these (well-formed) ids that exist, each with its seats: two statements
     for all of them (a stream process reads every game a notification woke at once)."""
     keys = [_key(pk) for pk in dict.fromkeys(game_ids)]
-    games = []
+    games: list[Game] = []
     for part in _parts(keys):
         marks = ", ".join(["%s"] * len(part))
         games += Game.objects.raw(f"{_GAME_READ} WHERE id IN ({marks})", part)
@@ -150,7 +152,7 @@ def forget_seats(game: Game) -> None:
     game.seats_read = None
 
 
-def with_etag_parts(tokens: QuerySet[AuthToken], game_id: Any) -> QuerySet[AuthToken]:
+def with_etag_parts(tokens: QuerySet[AuthToken], game_id: GameId) -> QuerySet[AuthToken]:
     """The tokens' query, also reading what ``game_id``'s ETag is made of for the token's player
     (``etag_parts``): a poll is then answered with the token's one query. A malformed id reads
     nothing more (the view's read answers 404)."""
@@ -186,7 +188,7 @@ _ETAG_PARTS = (
 )
 
 
-def _key(game_id: Any) -> Any:
+def _key(game_id: GameId) -> Any:
     """A game's id as the database takes it (SQLite keeps a UUID as 32 hex digits)."""
     field = Game._meta.pk
     assert field is not None
@@ -239,7 +241,9 @@ def load_states(games: Sequence[Game]) -> list[engine.State]:
     return [_known(states[game.pk]) for game in games]
 
 
-def states_after(games: Sequence[Game], events: dict[Any, list[GameEvent]]) -> list[engine.State]:
+def states_after(
+    games: Sequence[Game], events: dict[uuid.UUID, list[GameEvent]]
+) -> list[engine.State]:
     """``load_states``, except that a game whose events just read (``events``, in seq order, up
     to its version) follow on a state this process keeps is brought up to date by folding them
     onto it: no statement and no fold of the hand from its snapshot. A stream's process reads
@@ -309,7 +313,7 @@ class _RecentStates:
         self.states: OrderedDict[Any, engine.State] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, game_id: Any, version: int) -> engine.State | None:
+    def get(self, game_id: GameId, version: int) -> engine.State | None:
         with self.lock:
             state = self.states.get(game_id)
             if state is None or state.version != version:
@@ -317,12 +321,12 @@ class _RecentStates:
             self.states.move_to_end(game_id)
             return state
 
-    def latest(self, game_id: Any) -> engine.State | None:
+    def latest(self, game_id: GameId) -> engine.State | None:
         """The newest state kept of the game, whatever its version."""
         with self.lock:
             return self.states.get(game_id)
 
-    def put(self, game_id: Any, state: engine.State) -> None:
+    def put(self, game_id: GameId, state: engine.State) -> None:
         with self.lock:
             known = self.states.get(game_id)
             if known is None or known.version < state.version:
@@ -339,7 +343,7 @@ class _RecentStates:
 _recent = _RecentStates(size=4096)
 
 
-def recent_state(game_id: Any, version: int) -> engine.State | None:
+def recent_state(game_id: GameId, version: int) -> engine.State | None:
     return _recent.get(game_id, version)
 
 
@@ -352,11 +356,15 @@ def load_events(game: Game, after: int = 0, limit: int | None = None) -> list[Ga
     return list(rows[:limit] if limit is not None else rows)
 
 
-def load_event_ranges(ranges: Sequence[tuple[Any, int, int]]) -> dict[Any, list[GameEvent]]:
+def load_event_ranges(
+    ranges: Sequence[tuple[GameId, int, int]],
+) -> dict[uuid.UUID, list[GameEvent]]:
     """The events of many games, each its own range: (game id, after, up to and with) ->
     {game id: its events in seq order}, in one statement (a part of the ranges at a time)."""
     pk = Game._meta.get_field("id")
-    found: dict[Any, list[GameEvent]] = {pk.to_python(game_id): [] for game_id, _, _ in ranges}
+    found: dict[uuid.UUID, list[GameEvent]] = {
+        pk.to_python(game_id): [] for game_id, _, _ in ranges
+    }
     wanted = [(_key(game_id), after, upto) for game_id, after, upto in ranges if upto > after]
     for part in _parts(wanted, each=3):
         where = " OR ".join(["(game_id = %s AND seq > %s AND seq <= %s)"] * len(part))
@@ -388,7 +396,7 @@ class Recorder:
         self.seats[seat.number] = seat
 
     def record(
-        self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
+        self, events: Iterable[ev.Event], actor: Player | None = None, seat: int | None = None
     ) -> None:
         for event in events:
             if isinstance(event, ev.MatchStarted):

@@ -13,14 +13,17 @@ reader ends the stream.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Hashable
+import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games import engine
 from games.errors import GameNotFound
-from games.models import Game
+from games.models import Game, GameEvent, GameId
 from games.selectors import etag, feed_item, game_payload
 from games.store import get_games, load_event_ranges, seats_of, states_after
+from players.models import Player
 from streams import bus, hub, sse
 from streams.limits import Claim
 from streams.live import Step, follow
@@ -34,7 +37,7 @@ OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 class Cursor:
     """Where a reader is: the last seq sent, the view's ETag, and what the hub compares."""
 
-    game_id: Any
+    game_id: GameId
     after: int
     tag: str | None = None
     mark: Any = None
@@ -46,7 +49,7 @@ def mark(game: Game) -> tuple[int, str, int]:
     return (game.version, game.status, int(game.updated_at.timestamp() * 1_000_000))
 
 
-def marks(game_ids: list[Hashable]) -> dict[Hashable, Any]:
+def marks(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, Any]:
     """The probe: ``mark`` of many games in one query."""
     rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version", "status", "updated_at")
     return {pk: (v, status, int(at.timestamp() * 1_000_000)) for pk, v, status, at in rows}
@@ -72,7 +75,7 @@ class Snapshot:
     it (``Hub.read``), so a move followed by many readers costs a share of one read of the
     database and one projection a seat, and a reader's wake none of the database thread's time."""
 
-    game_id: Any
+    game_id: GameId
     last_seq: int | None  # of the events read; None when there were none
     complete: bool  # the events reach the row's version (else: read again at once)
     over: bool
@@ -83,7 +86,7 @@ class Snapshot:
 
 
 #: A reader's wait: (game id, the last seq he has).
-Key = tuple[Any, int]
+Key = tuple[uuid.UUID, int]
 
 
 def read_many(keys: list[Key]) -> dict[Key, Snapshot]:
@@ -113,14 +116,20 @@ def _upto(game: Game, after: int) -> int:
     return min(game.version, after + BATCH)
 
 
-def read(game_id: Any, after: int) -> Snapshot:
-    found = read_many([(game_id, after)]).get((game_id, after))
+def read(game_id: GameId, after: int) -> Snapshot:
+    try:
+        key = (game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(game_id), after)
+    except ValueError:
+        raise GameNotFound() from None
+    found = read_many([key]).get(key)
     if found is None:
         raise GameNotFound()
     return found
 
 
-def _snapshot(game: Game, rows: list[Any], complete: bool, state: Any) -> Snapshot:
+def _snapshot(
+    game: Game, rows: list[GameEvent], complete: bool, state: engine.State | None
+) -> Snapshot:
     seats = {seat.player_id: seat.number for seat in seats_of(game)}
     projections = {}
     for seat in [None, *sorted(set(seats.values()))]:
@@ -159,7 +168,7 @@ def project(snapshot: Snapshot, cursor: Cursor, player_id: int) -> tuple[list[by
     return chunks, replace(cursor, tag=projection.tag, over=snapshot.over)
 
 
-def catch_up(cursor: Cursor, player: Any) -> tuple[list[bytes], Cursor]:
+def catch_up(cursor: Cursor, player: Player) -> tuple[list[bytes], Cursor]:
     """The messages that bring the reader from ``cursor`` to the game's version (WSGI: once)."""
     chunks: list[bytes] = []
     while True:
@@ -174,7 +183,7 @@ def _event(item: dict[str, Any]) -> bytes:
     return sse.message(item, event=item["type"], id=item["seq"])
 
 
-def live(cursor: Cursor, player: Any, digest: str, claim: Claim) -> AsyncIterator[bytes]:
+def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIterator[bytes]:
     """Catch up, then follow: until the game is over, the token revoked, or the client gone."""
 
     async def step(watch: hub.Watch) -> Step:

@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from rest_framework import serializers
 
-from games.api.serializers import RuleOptionsField, component_choice
+from games.api.serializers import RuleOptionsField, component, component_choice
 from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
 from lobby.models import Challenge, ChatLine, Rematch, Seek
+from notifications.api.serializers import SubscriptionSerializer
+from players.api.serializers import (
+    PlayerSerializer,
+    PoolRatingSerializer,
+    PoolStatsSerializer,
+    RatingChangeSerializer,
+)
+from players.models import Player
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.serializers import StrictSerializer
 
-_TURN = {
+#: The lobby seats tables of 2 and 4 (6-player tables: /api/games).
+TABLE_SIZES = (2, 4)
+
+
+class _TurnField(TypedDict):
+    min_value: int
+    max_value: int
+    default: int
+    help_text: str
+
+
+_TURN: _TurnField = {
     "min_value": 5,
     "max_value": 30 * 86_400,
     "default": 86_400,
@@ -28,7 +48,7 @@ class SeekCreateSerializer(StrictSerializer):
     """What game you seek. Unknown keys are a 400."""
 
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    players = serializers.ChoiceField(TABLE_SIZES, default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
@@ -71,7 +91,7 @@ class ChallengeCreateSerializer(StrictSerializer):
     """A game proposed to named players, or to whoever opens its link. Unknown keys are a 400."""
 
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    players = serializers.ChoiceField(TABLE_SIZES, default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
@@ -109,8 +129,12 @@ class ChatLineCreateSerializer(StrictSerializer):
 class ChatQuerySerializer(StrictSerializer):
     from_query = True
 
-    room = serializers.ChoiceField(ChatLine.Room.choices, default=ChatLine.Room.PLAYERS)
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Lines after this id.")
+    room = serializers.ChoiceField(
+        ChatLine.Room.choices, default=ChatLine.Room.PLAYERS, help_text="The room to read."
+    )
+    after = serializers.IntegerField(
+        min_value=0, max_value=MAX_QUERY_INTEGER, default=0, help_text="Lines after this id."
+    )
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -122,7 +146,7 @@ class SeekSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     partner_id = serializers.IntegerField(allow_null=True)
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.IntegerField()
+    players = serializers.ChoiceField(TABLE_SIZES)
     options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -136,7 +160,7 @@ class SeekSerializer(serializers.Serializer[Any]):
 
 
 class ChallengeSeatSerializer(serializers.Serializer[Any]):
-    number = serializers.IntegerField()
+    number = component("Seat", help_text="The seat at the table: 0 the challenger's.")
     player_id = serializers.IntegerField(allow_null=True, help_text="None: an open seat.")
     accepted = serializers.BooleanField()
 
@@ -146,7 +170,7 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(Challenge.Status.choices)
     challenger_id = serializers.IntegerField()
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.IntegerField()
+    players = serializers.ChoiceField(TABLE_SIZES)
     options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -190,19 +214,52 @@ class ChatLineSerializer(serializers.Serializer[Any]):
     at = serializers.DateTimeField(source="created_at")
 
 
+# --- the data export (lobby/export.py) ---------------------------------------------------------
+# Each part is the API's own shape where the API has one (a seek, a challenge, a rating, a game and
+# its feed, a subscription), so an export reads with the types a client already has.
+
+
+class DataExportProfileSerializer(PlayerSerializer):
+    """Your account as the server keeps it (no password, no token)."""
+
+    email = serializers.CharField(help_text="Empty when none was given.")
+    date_joined = serializers.DateTimeField()
+    challenges_from = serializers.ChoiceField(Player.ChallengesFrom.choices)
+
+
+class DataExportGameSerializer(serializers.Serializer[Any]):
+    seat = component("Seat", help_text="Your seat at it.")
+    game = component("Game", help_text="The game as your seat sees it (`GET /api/games/{id}`).")
+    events = component("FeedItem", many=True, help_text="Its whole log, redacted for your seat.")
+
+
+class DataExportChatLineSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    game_id = serializers.UUIDField()
+    room = serializers.ChoiceField(ChatLine.Room.choices)
+    author_id = serializers.IntegerField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField(source="created_at")
+
+
+class DataExportBlockSerializer(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField(source="blocked_id", help_text="The player you block.")
+    at = serializers.DateTimeField(source="created_at")
+
+
 class DataExportSerializer(serializers.Serializer[Any]):
-    """Your data: JSON, as documented piece by piece in the README."""
+    """Your data: everything of yours the server keeps that you may see, and nothing else."""
 
     exported_at = serializers.DateTimeField()
-    profile = serializers.DictField()
-    ratings = serializers.ListField(child=serializers.DictField())
-    rating_history = serializers.ListField(child=serializers.DictField())
-    stats = serializers.ListField(child=serializers.DictField())
-    games = serializers.ListField(
-        child=serializers.DictField(), help_text="Each game as your seat sees it, with its events."
+    profile = DataExportProfileSerializer()
+    ratings = PoolRatingSerializer(many=True, help_text="Every pool, played or not.")
+    rating_history = RatingChangeSerializer(many=True, help_text="Newest first.")
+    stats = PoolStatsSerializer(many=True)
+    games = DataExportGameSerializer(many=True, help_text="Every game you sat at, oldest first.")
+    chat = DataExportChatLineSerializer(
+        many=True, help_text="The lines you may read now: yours and your tables'."
     )
-    chat = serializers.ListField(child=serializers.DictField())
-    seeks = serializers.ListField(child=serializers.DictField())
-    challenges = serializers.ListField(child=serializers.DictField())
-    blocks = serializers.ListField(child=serializers.DictField())
-    webhook_subscriptions = serializers.ListField(child=serializers.DictField())
+    seeks = SeekSerializer(many=True, help_text="Yours and those naming you as partner.")
+    challenges = ChallengeSerializer(many=True, help_text="Those you sit at, sent or received.")
+    blocks = DataExportBlockSerializer(many=True, help_text="Yours (never who blocks you).")
+    webhook_subscriptions = SubscriptionSerializer(many=True, help_text="Without their secrets.")
