@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/streams.py [--levels 1000,5000] [--rate 100] [--seconds 30]
         [--idle-seconds 35] [--rest-seconds 20] [--rest-clients 8] [--redis redis://...]
+        [--prefix bench] [--asgi-options "--loop uvloop"]
 
 Run by hand, never as a test. It needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``) and
 Redis (``--redis``, a database of its own; the channel prefix is this run's own). Each run:
@@ -24,6 +25,10 @@ Redis (``--redis``, a database of its own; the channel prefix is this run's own)
      happened before it: a latency no larger than the one from the commit) and from the request
      (no smaller than it); p50/p99, and whether every stream got every event once;
    - REST throughput with the N streams open (the same closed loop as step 3);
+   - in each measured phase, each part's CPU per delivery and per action (``Meter``): the streams
+     process (and how much of it in the kernel), the REST server, PostgreSQL's backends, the
+     stream clients' process, this process, the whole machine. What a shared machine changes
+     least; the streams' CPU a delivery is also given less the idle cost (heartbeats, checks);
 5. closes the streams, measures REST throughput without streams again (the machine drifts: the
    two "without" runs bracket the "with" ones), stops the servers.
 
@@ -526,12 +531,15 @@ def main(argv: list[str] | None = None) -> None:
             busy = spent / (args.seconds + 2) * 100
             found = latencies(posted, deliveries, per_game=per_game)
             found["streams cpu ms/delivery"] = spent * 1000 / max(1, found["deliveries"])
+            # Less what holding the streams costs anyway (heartbeats, checks: the idle figure).
+            above = spent - idle / 100 * (args.seconds + 2)
+            found["above idle"] = above * 1000 / max(1, found["deliveries"])
             rate = len(posted) / args.seconds
             print(
                 f"delivery at {rate:.0f} actions/s ({len(stats.errors)} errors), streams process"
                 f" {busy:.0f} % of a core: "
                 + ", ".join(
-                    f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}" for k, v in found.items()
+                    f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in found.items()
                 )
             )
             print(f"  {cpu_line(parts, found['deliveries'], 'delivery')}")
