@@ -42,11 +42,12 @@ class AsyncFile:
         self.file.close()
 
 
-class StaticFilesMiddleware(WhiteNoiseMiddleware):
+class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]  # whitenoise: no type hints
     @staticmethod
     def serve(static_file: Any, request: HttpRequest) -> HttpResponseBase:
         if not isinstance(request, ASGIRequest):
-            return WhiteNoiseMiddleware.serve(static_file, request)
+            served: HttpResponseBase = WhiteNoiseMiddleware.serve(static_file, request)
+            return served
         found = static_file.get_response(request.method, request.META)
         # A 304 or a HEAD has no file to send: a plain response, nothing to iterate.
         answer: HttpResponseBase = (

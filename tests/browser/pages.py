@@ -302,7 +302,7 @@ def key_for(action: dict[str, Any]) -> str:
 
 
 def focused_key(driver: Any) -> str | None:
-    return driver.execute_script(  # type: ignore[no-any-return]
+    return driver.execute_script(
         "const e = document.activeElement; return e && e.dataset ? e.dataset.key || null : null"
     )
 
