@@ -247,6 +247,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "GameStatusEnum": "games.models.Game.Status",
         "LevelEnum": "games.bots.LEVELS",
         "DeclineReasonEnum": "lobby.models.Challenge.DeclineReason",
+        "RuleOptionNameEnum": "games.contract.OPTION_NAMES",
     },
     "TITLE": "Truc API",
     "DESCRIPTION": (

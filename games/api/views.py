@@ -56,6 +56,7 @@ class RulesView(APIView):
         tags=["rules"],
         summary="The rules' metadata: presets, options, decks, cards, actions",
         responses={200: RulesMetadataSerializer, **docs.problems("rules_read")},
+        parameters=[docs.RULES_CACHING],
         description=(
             "What a client needs to render cards, sort a hand and offer actions without"
             " hard-coding them: the presets with every option, each option's type and range, the"
@@ -64,9 +65,8 @@ class RulesView(APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        return Response(
-            contract.rules_metadata(), headers={"Cache-Control": "public, max-age=3600"}
-        )
+        caching = {"Cache-Control": docs.RULES_CACHE_CONTROL}
+        return Response(contract.rules_metadata(), headers=caching)
 
 
 class GameCreateView(APIView):
@@ -89,11 +89,12 @@ class GameCreateView(APIView):
         )
 
 
-class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
+class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """Public games waiting for players, newest first."""
 
     serializer_class = GameSummarySerializer
     pagination_class = Page
+    query_parameters = tuple(OpenGamesQuerySerializer().fields)
 
     @extend_schema(
         operation_id="games_open",
@@ -118,7 +119,7 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
         return self.get_paginated_response(rows)
 
 
-class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
+class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """The caller's games: those waiting for the caller first, then the most recently moved."""
 
     serializer_class = GameSummarySerializer
