@@ -47,6 +47,16 @@ RULES_CACHING = OpenApiParameter(
     required=True,
     description=f"`{RULES_CACHE_CONTROL}`: the rules change only with a release.",
 )
+#: A game's view is the reader's own and changes with any move: kept, but checked each time.
+VIEW_CACHE_CONTROL = "private, no-cache"
+VIEW_CACHING = OpenApiParameter(
+    "Cache-Control",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    required=True,
+    description=f"`{VIEW_CACHE_CONTROL}`: the reader's own view; revalidate it (`ETag`).",
+)
 ETAG_OF_ACTION = OpenApiParameter(
     "ETag",
     str,

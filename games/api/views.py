@@ -206,7 +206,7 @@ class GameView(APIView):
         operation_id="games_read",
         summary="A game as your seat sees it",
         tags=["games"],
-        parameters=[GAME_ID, docs.IF_NONE_MATCH, docs.ETAG],
+        parameters=[GAME_ID, docs.IF_NONE_MATCH, docs.ETAG, docs.VIEW_CACHING],
         responses={200: GameSerializer, 304: None, **docs.problems("games_read")},
         description=(
             "The game as the caller's seat sees it; others get a spectator's view of public games."
@@ -223,7 +223,7 @@ class GameView(APIView):
 
 
 #: The caching headers of every answer to a game read.
-_CACHING = {"Cache-Control": "private, no-cache"}
+_CACHING = {"Cache-Control": docs.VIEW_CACHE_CONTROL}
 
 
 def _matches(if_none_match: str | None, tag: str) -> bool:
