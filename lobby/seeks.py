@@ -285,7 +285,7 @@ def _start(seeks: list[Seek], now: datetime) -> None:
         rated=first.rated,
     )
     _close(seeks, Seek.Status.MATCHED, game, at=now)
-    notices.tell(seats, Kind.MATCH_FOUND, game_id=game.pk, seats=list(seats))
+    notices.tell(seats, Kind.MATCH_FOUND, game_id=game.pk, seats=list(seats), bots=0)
     logger.info("lobby.paired", game_id=str(game.pk), seeks=[str(seek.pk) for seek in seeks])
 
 
@@ -325,7 +325,10 @@ def fill_with_bots(now: datetime | None = None) -> int:
                 bots=bots,
             )
             _close([seek], Seek.Status.MATCHED, game)
-            notices.tell(seek.seekers, Kind.MATCH_FOUND, game_id=game.pk, bots=len(bots))
+            taken = [who.pk if who is not None else None for who in seats]
+            notices.tell(
+                seek.seekers, Kind.MATCH_FOUND, game_id=game.pk, seats=taken, bots=len(bots)
+            )
             made += 1
     return made
 

@@ -271,9 +271,13 @@ SPECTACULAR_SETTINGS = {
             }
         }
     },
-    # The contract's components (games/contract.py) and the problem codes (truc_api/openapi.py).
+    # The contract's components (games/contract.py), the webhooks, and the problem codes
+    # (truc_api/openapi.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        # Each lobby kind's body, then every webhook and their union (the lobby's first).
+        "lobby.api.webhooks.install",
+        "notifications.api.webhooks.install",
         "games.contract.install",
         "truc_api.openapi.postprocess",
     ],

@@ -551,4 +551,5 @@ class ExportView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        return Response(export.export_for(request.user))
+        mine = export.export_for(request.user)
+        return Response(DataExportSerializer(mine, context={"viewer": request.user}).data)
