@@ -24,8 +24,10 @@ in Poker", UAI 2005, for weighing each hand by the likelihood of the actions see
   highest when that baza wins the hand, else in baza 1 the middle card), and the bazas decided
   by the engine's ``hand_winner`` (§4.3).
 
-Only the 2-player hand is read (``readable``): in a team game the caller's partner and this seat's
-own partner hold unseen cards too, and the playout would have to guess three hands.
+At a team table every other seat's unplayed cards are drawn (the partner's too: partners may not
+show each other their cards, RULES.md §8), the likelihood is the caller's, and the playout goes
+round the table. A pica-pica hand (§9) and a hand with a seat at the mazo are not read, nor a
+team's envido (``readable``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from typing import Any
 
 from games.engine import DECKS, PARDA
 from games.engine.cards import TRUCO_RANK, envido_of, flor_of
-from games.engine.scoring import hand_winner
+from games.engine.scoring import envido_winner, hand_winner
 
 from . import basic
 
@@ -56,15 +58,20 @@ DRAWS = 400
 
 
 def readable(view: Mapping[str, Any]) -> bool:
-    """Whether ``call_chance`` reads this view: a 2-player hand, a truco or envido call pending
-    (not the falta: ``strong.big_bet_rule`` answers it)."""
+    """Whether ``call_chance`` reads this view: a truco call pending, or with 2 players an envido
+    call (not the falta: ``strong.big_bet_rule`` answers it), every seat in the hand.
+
+    A team's envido is not read: read, it lost envido points against each team of the pool
+    (bench/README.md), where the learned answers hold their own."""
     hand = view["hand"]
     pending = hand["pending_call"]
+    if pending is None or hand["duelists"] is not None or hand["folded"]:
+        return False
+    if pending["ladder"] == "truco":
+        return True
     return bool(
-        view["rules"]["players"] == 2
-        and hand["duelists"] is None
-        and pending is not None
-        and pending["ladder"] in ("truco", "envido")
+        pending["ladder"] == "envido"
+        and view["rules"]["players"] == 2
         and "falta_envido" not in hand["envido"]["calls"]
     )
 
@@ -90,29 +97,42 @@ def call_power(history: Sequence[Mapping[str, Any]], caller_side: int, ladder: s
 def call_chance(
     view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> float | None:
-    """The chance this seat wins what the pending call puts at stake (the hand, or the envido) if
-    it accepts, against the caller's hands weighed by their likelihood (module docstring); None
-    when no drawn hand fits."""
+    """The chance this seat's side wins what the pending call puts at stake (the hand, or the
+    envido) if it accepts, against the hidden hands weighed by the caller's likelihood (module
+    docstring); None when no drawn deal fits."""
     hand = view["hand"]
     caller = hand["pending_call"]["caller"]
     ladder = hand["pending_call"]["ladder"]
-    shown = [p["card"] for p in basic.played(hand) if p["seat"] == caller]
-    seen = set(hand["my_cards"]) | {p["card"] for p in basic.played(hand)}
+    seat, players = view["seat"], view["rules"]["players"]
+    others = [other for other in range(players) if other != seat]
+    shown: dict[int, list[str]] = {other: [] for other in range(players)}
+    for play in basic.played(hand):
+        shown[play["seat"]].append(play["card"])
+    seen = set(hand["my_cards"]) | {card for cards in shown.values() for card in cards}
     unseen = [card for card in DECKS[view["rules"]["deck"]] if card not in seen]
-    held = hand["cards_left"][caller]
+    counts = [hand["cards_left"][other] for other in others]
     fits = announced(view, caller)
     power = call_power(history, caller % 2, ladder)
-    weigh, wins = (likelihood, playout) if ladder == "truco" else (envido_likelihood, envido_won)
     total = won = 0.0
     found = 0
     for _ in range(DRAWS):
-        cards = rng.sample(unseen, held)
-        dealt = [*shown, *cards]
+        drawn = iter(rng.sample(unseen, sum(counts)))
+        held = {
+            other: [next(drawn) for _ in range(count)]
+            for other, count in zip(others, counts, strict=True)
+        }
+        held[seat] = list(hand["my_cards"])
+        dealt = [shown[other] + held[other] for other in range(players)]
         if not fits(dealt):
             continue
-        weight = weigh(view, caller, dealt if ladder == "envido" else cards, power)
+        if ladder == "truco":
+            weight = likelihood(view, caller, held[caller], power)
+            wins = playout(view, held)
+        else:
+            weight = envido_share(view["rules"]["deck"])[envido_of(dealt[caller])] ** power
+            wins = float(envido_winner(dealt, hand["mano"], range(players))[0] == view["side"])
         total += weight
-        won += weight * wins(view, dealt if ladder == "envido" else cards)
+        won += weight * wins
         found += 1
         if found == SAMPLES:
             break
@@ -120,49 +140,41 @@ def call_chance(
 
 
 def announced(view: Mapping[str, Any], caller: int) -> Any:
-    """A test of the caller's dealt cards against what the table announced of them."""
+    """A test of a deal (every seat's dealt cards) against what the table announced of it: the
+    envido's winning value (the winning side's best, the other side's at most that, §5.2), and
+    the flores (§5.3.1: singing is compulsory with a player's first action, so the caller, who
+    has acted, and any seat that has played holds a flor if and only if he sang one)."""
     hand = view["hand"]
     envido = hand["envido"]
     winner, value = envido["winner"], envido["value"]
-    flor_on = view["rules"]["flor"]
-    sang = caller in hand["flor"]["sung"]
+    sung = set(hand["flor"]["sung"])
+    acted = {caller} | {play["seat"] for play in basic.played(hand)}
+    flor_checked = sorted(acted) if view["rules"]["flor"] else []
 
-    def fits(dealt: Sequence[str]) -> bool:
-        if flor_on and (flor_of(dealt) is not None) != sang:
-            return False  # §5.3.1: he has acted, so a flor he held is sung
+    def fits(dealt: Sequence[Sequence[str]]) -> bool:
+        if any((flor_of(dealt[seat]) is not None) != (seat in sung) for seat in flor_checked):
+            return False
         if value is None or winner is None:
             return True
-        mine = envido_of(dealt)
-        return mine == value if winner == caller % 2 else mine <= value
+        best = [0, 0]
+        for seat, cards in enumerate(dealt):
+            best[seat % 2] = max(best[seat % 2], envido_of(cards))
+        return best[winner] == value and best[1 - winner] <= value
 
     return fits
 
 
 def likelihood(view: Mapping[str, Any], caller: int, cards: list[str], power: float) -> float:
-    """How likely a player holding ``cards`` is to have made the call (module docstring)."""
+    """How likely a player holding ``cards`` is to have called the truco (module docstring)."""
     hand = dict(view["hand"], my_cards=cards)
     seen_by_caller = dict(view, seat=caller, side=caller % 2, hand=hand)
     return float(basic.hand_chance(seen_by_caller) ** power)
 
 
-def envido_likelihood(
-    view: Mapping[str, Any], caller: int, dealt: list[str], power: float
-) -> float:
-    """How likely a player dealt ``dealt`` is to have called the envido: his envido's share of the
-    deck's hands it beats, to ``power`` (module docstring)."""
-    return float(envido_share(view["rules"]["deck"])[envido_of(dealt)] ** power)
-
-
-def envido_won(view: Mapping[str, Any], dealt: list[str]) -> float:
-    """1.0 if this seat's envido beats ``dealt``'s (ties to the mano, RULES.md §3), else 0.0."""
-    mine, theirs = view["hand"]["my_envido"], envido_of(dealt)
-    return float(mine > theirs or (mine == theirs and basic.wins_envido_ties(dict(view))))
-
-
 @cache
 def envido_share(deck: str) -> dict[int, float]:
     """Per envido value, the share of the deck's 3-card hands whose envido is at most it (a tie
-    counts half)."""
+    counts half): a player's envido call is weighed by his value's share, to the power."""
     counts = Counter(envido_of(cards) for cards in combinations(DECKS[deck], 3))
     total = sum(counts.values())
     share, below = {}, 0
@@ -172,46 +184,63 @@ def envido_share(deck: str) -> dict[int, float]:
     return share
 
 
-def playout(view: Mapping[str, Any], theirs: list[str]) -> float:
-    """1.0 if this seat wins the hand when both sides play ``basic``'s card rule, else 0.0."""
+def playout(view: Mapping[str, Any], held: Mapping[int, list[str]]) -> float:
+    """1.0 if this seat's side wins the hand when every seat plays ``basic``'s card rule from the
+    unplayed cards ``held`` (by seat), else 0.0."""
     hand = view["hand"]
-    side = view["side"]
+    players = view["rules"]["players"]
     mano_side = hand["mano"] % 2
     first_parda = view["rules"]["first_parda"]
-    cards = {side: sorted(TRUCO_RANK[c] for c in hand["my_cards"])}
-    cards[1 - side] = sorted(TRUCO_RANK[c] for c in theirs)
+    cards = {seat: sorted(TRUCO_RANK[card] for card in held[seat]) for seat in range(players)}
     results: list[int | str] = list(hand["baza_results"])
-    table = {p["seat"] % 2: TRUCO_RANK[p["card"]] for p in hand["baza"]}
-    leader = leader_of(hand)
+    table = [(p["seat"], TRUCO_RANK[p["card"]]) for p in hand["baza"]]
+    leader = leader_of(hand, players)
     while (winner := hand_winner(results, mano_side, first_parda)) is None:
-        for who in (leader, 1 - leader):
-            if who not in table:
-                table[who] = pick(cards[who], table.get(1 - who), results, who)
-        ours, other = table[side], table[1 - side]
-        result: int | str = PARDA if ours == other else side if ours > other else 1 - side
+        for step in range(len(table), players):
+            seat = (leader + step) % players
+            table.append((seat, pick(cards[seat], table, results, seat % 2)))
+        result, leader = outcome(table)
         results.append(result)
-        leader = leader if result == PARDA else int(result)  # §4.2
-        table = {}
-    return float(winner == side)
+        table = []
+    return float(winner == view["side"])
 
 
-def leader_of(hand: Mapping[str, Any]) -> int:
-    """The side that leads the baza in progress (RULES.md §4.2)."""
+def outcome(table: Sequence[tuple[int, int]]) -> tuple[int | str, int]:
+    """A whole baza's result and the next leader (RULES.md §4.1-4.2): the top rank wins, both
+    sides holding it is a parda, after which the parda's leader leads again."""
+    top = max(rank for _, rank in table)
+    sides = {seat % 2 for seat, rank in table if rank == top}
+    if len(sides) == 2:
+        return PARDA, table[0][0]
+    first = next(seat for seat, rank in table if rank == top)
+    return first % 2, first
+
+
+def leader_of(hand: Mapping[str, Any], players: int) -> int:
+    """The seat that leads the baza in progress (RULES.md §4.2)."""
     if hand["baza"]:
-        return int(hand["baza"][0]["seat"] % 2)
+        return int(hand["baza"][0]["seat"])
     if not hand["bazas"]:
-        return int(hand["mano"] % 2)
-    last = hand["baza_results"][-1]
-    return int(hand["bazas"][-1][0]["seat"] % 2 if last == PARDA else last)
+        return int(hand["mano"])
+    last = [(p["seat"], TRUCO_RANK[p["card"]]) for p in hand["bazas"][-1]]
+    return outcome(last)[1]
 
 
-def pick(own: list[int], other: int | None, results: Sequence[int | str], who: int) -> int:
-    """``basic.choose_card``'s rule over ranks (sorted, low first): the rank played, removed."""
-    if other is not None:
-        index = next((i for i, rank in enumerate(own) if rank > other), None)
-        if index is None:
-            index = next((i for i, rank in enumerate(own) if rank == other), 0)
-    elif who in results or PARDA in results:
+def pick(
+    own: list[int], table: Sequence[tuple[int, int]], results: Sequence[int | str], side: int
+) -> int:
+    """``basic.choose_card``'s rule over ranks (``own`` sorted, low first): the rank played,
+    removed from ``own``."""
+    if table:
+        ours = max((rank for seat, rank in table if seat % 2 == side), default=0)
+        theirs = max((rank for seat, rank in table if seat % 2 != side), default=0)
+        if ours > theirs:
+            index = 0
+        else:
+            index = next((i for i, rank in enumerate(own) if rank > theirs), None)
+            if index is None:
+                index = next((i for i, rank in enumerate(own) if rank == theirs), 0)
+    elif side in results or PARDA in results:
         index = len(own) - 1
     else:
         index = len(own) // 2

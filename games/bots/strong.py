@@ -50,7 +50,8 @@ does not know (a flor, a pica-pica duel), falls back to ``basic.choose``.
 **What is read at play.** The abstraction sees a truco or envido call only as "a call is
 pending", and self-play taught it to answer the calls of a player who calls as often as it does
 itself, which is very often: against players who call on their cards it accepted hands that lose.
-So, with 2 players, an answer to a call (not a falta or a joc fora) is checked against
+So an answer to a truco call, and with 2 players to an envido call (not a falta or a joc fora),
+is checked against
 ``reading.call_chance``: the chance to win what the call puts at stake, from the caller's hands
 drawn to fit what the table announced and weighed by how likely each is to make such a call — a
 likelihood whose one parameter is fit to this opponent's own calls in the match so far (the

@@ -47,39 +47,34 @@ def test_the_power_of_the_likelihood_falls_as_the_caller_calls_more_often() -> N
 
 
 def test_the_playout_agrees_with_the_referee() -> None:
-    """Both seats playing basic's card rule with no calls: the playout's winner is the engine's,
-    from the first card and from the middle of the hand."""
+    """Every seat playing basic's card rule with no calls, at 2, 4 and 6 players: the playout's
+    winner, from every card played of the hand on, is the engine's."""
     rng = random.Random(4)
     checked = 0
     for index in range(150):
         preset = ("argentino", "valenciano", "argentino_clasico")[index % 3]
-        rules = E.PRESETS[preset]
+        players = (2, 4, 6)[index % 5 % 3]
+        rules = E.resolve_rules(preset, {"players": players})
         deck = E.DECKS[rules.deck]
         state = E.start(E.start_match(rules))
         state = E.evolve(state, E.deal(state, rng.sample(deck, len(deck))))
-        predicted: list[float] = []
+        predicted: list[tuple[int, float]] = []  # (side, the playout's chance)
         while state.hand is not None and not state.hand.over:
             seat = E.turn(state)
             view = E.view_for(state, seat)
-            kinds = {data["type"] for data in view["legal_actions"]}
-            if "play" in kinds:
-                if len(predicted) < 3:
-                    theirs = list(state.hand.held[1 - seat])
-                    predicted.append(
-                        reading.playout(view, theirs)
-                        if seat == 0
-                        else 1.0 - reading.playout(view, theirs)
-                    )
-                action = E.Action("play", card=basic.choose_card(view))
-            else:
+            if {"type": "paso"} in view["legal_actions"]:
                 action = E.Action("paso")
+            else:
+                held = {other: list(cards) for other, cards in enumerate(state.hand.held)}
+                predicted.append((view["side"], reading.playout(view, held)))
+                action = E.Action("play", card=basic.choose_card(view))
             for event in E.decide(state, seat, action):
                 state = E.evolve(state, event)
                 if isinstance(event, HandEnded):
                     winner = event.winner
-        assert predicted and all(p == float(winner == 0) for p in predicted), (index, predicted)
+        assert predicted and all(p == float(winner == side) for side, p in predicted), index
         checked += len(predicted)
-    assert checked >= 300
+    assert checked >= 1000
 
 
 def test_an_announced_envido_and_a_flor_limit_the_hands_drawn() -> None:
@@ -92,14 +87,16 @@ def test_an_announced_envido_and_a_flor_limit_the_hands_drawn() -> None:
     view = E.view_for(state, 0)
     assert view["hand"]["envido"]["value"] == 33
     fits = reading.announced(view, 1)
-    assert fits(["7E", "6E", "4C"]) and fits(["7B", "6B", "12C"])
-    assert not fits(["7E", "5E", "4C"]) and not fits(["1C", "2C", "3B"])
-    # The loser's side: at most the winner's value.
-    assert reading.announced(E.view_for(state, 1), 0)(["7C", "6C", "1B"])
+    ours = ["7O", "10O", "1B"]
+    assert fits([ours, ["7E", "6E", "4C"]]) and fits([ours, ["7B", "6B", "12C"]])
+    assert not fits([ours, ["7E", "5E", "4C"]]) and not fits([ours, ["1C", "2C", "3B"]])
+    # The losing side: at most the winner's value.
+    assert reading.announced(E.view_for(state, 1), 0)([["7C", "6C", "1B"], ["7E", "6E", "4C"]])
+    assert not reading.announced(E.view_for(state, 1), 0)([ours, ["7E", "5E", "4C"]])
     flor_on = {**view, "rules": {**view["rules"], "flor": True}}
     hand = {**view["hand"], "flor": {**view["hand"]["flor"], "sung": []}}
     no_flor = reading.announced({**flor_on, "hand": hand}, 1)
-    assert not no_flor(["7E", "6E", "5E"])  # he acted without singing: he holds none
+    assert not no_flor([ours, ["7E", "6E", "5E"]])  # he acted without singing: he holds none
 
 
 def test_a_call_from_a_seldom_caller_is_read_as_stronger() -> None:
