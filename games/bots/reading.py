@@ -11,14 +11,18 @@ in Poker", UAI 2005, for weighing each hand by the likelihood of the actions see
   they fit what the table has announced: the envido value the referee announced for his side
   (RULES.md §5.2: the winner's value is public; a loser's is below the winner's), and the flor he
   sang or did not sing (§5.3.1: singing is compulsory with a player's first action);
-- each drawn hand is weighed by ``likelihood``: a player calls with probability ``h ** k``, ``h``
-  his own chance to win the hand as he can read it from his cards and the table
-  (``basic.hand_chance`` from his seat) — stronger hands call more often, weak ones sometimes.
-  The one parameter is fit to this opponent alone, from the match so far (``call_power``): with
-  ``h`` spread evenly a player calls in ``1 / (k + 1)`` of his hands, so one seen calling in a
-  share ``f`` of them gets ``k = 1 / f - 1`` (the method of moments), ``f`` starting from a prior
-  of a third over a few hands. A player who calls in most hands is read as calling with almost
-  anything, one who seldom calls as calling with his best. No parameter is fit to any bot;
+- each drawn deal is weighed by the likelihood that the caller makes the call with it. The
+  share ``f`` of the match's hands in which his side called on that ladder (``call_share``,
+  from a prior of a third over a few hands) is what is fit to this opponent, and to no one
+  else. A **truco** caller is read as a value caller who also bluffs: he calls with the top
+  ``f'`` of the hands he could hold, and with any other in a share ``BLUFF`` of them, ``f' =
+  (f - BLUFF) / (1 - BLUFF)`` so that he calls in ``f`` of his hands (the method of moments);
+  a hand's place is that of his own chance to win it (``basic.hand_chance`` from his seat, as
+  he can read it from his cards and the table) among the drawn deals' (``truco_weights``). An
+  **envido** caller calls with probability ``q ** k``, ``q`` his value's share of the deck's
+  hands: ``q`` is spread evenly, so ``k = 1 / f - 1`` (the method of moments again). A player
+  who calls in most hands is read as calling with almost anything, one who seldom calls as
+  calling with his best. No bot of ours calls by either rule;
 - each hand is played out to the end with the card rule both sides are assumed to use
   (``basic.choose_card``'s: the lowest card that wins, else a parda, else the lowest; lead the
   highest when that baza wins the hand, else in baza 1 the middle card), and the bazas decided
@@ -33,6 +37,7 @@ team's envido (``readable``).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -45,12 +50,14 @@ from games.engine.scoring import envido_winner, hand_winner
 
 from . import basic
 
-#: ``call_power``'s prior: a third of the hands with a truco call (a power of 2: a hand with
-#: chance 0.9 calls 9 times as often as one with 0.3), worth this many hands seen; and the
-#: bounds of the power, so that a few hands seen never read a call as certain strength or as noise.
+#: ``call_share``'s prior: a third of the hands with a call, worth this many hands seen; and its
+#: bounds, so that a few hands seen never read a call as certain strength or as noise.
 PRIOR_SHARE = 1 / 3
 PRIOR_HANDS = 4
-POWER_BOUNDS = (0.3, 4.0)
+SHARE_BOUNDS = (0.2, 0.77)
+#: The share of his other hands with which a truco caller is read to call anyway (a bluff): a
+#: floor, so that no hand is ruled out by a call.
+BLUFF = 0.1
 #: Hands drawn per reading, and the draws allowed to find them (an announced envido of 33 leaves
 #: few hands): enough for a chance within a few hundredths, well inside a decision's time.
 SAMPLES = 48
@@ -76,9 +83,9 @@ def readable(view: Mapping[str, Any]) -> bool:
     )
 
 
-def call_power(history: Sequence[Mapping[str, Any]], caller_side: int, ladder: str) -> float:
-    """The power ``k`` of the caller's likelihood, from the share of the match's finished hands in
-    which his side called or raised on ``ladder`` (module docstring)."""
+def call_share(history: Sequence[Mapping[str, Any]], caller_side: int, ladder: str) -> float:
+    """The share of the match's finished hands in which the caller's side called or raised on
+    ``ladder``, from the prior (module docstring)."""
     hands = called = 0
     calls_now = False
     for event in history:
@@ -90,8 +97,8 @@ def call_power(history: Sequence[Mapping[str, Any]], caller_side: int, ladder: s
             called += calls_now
             calls_now = False
     share = (called + PRIOR_SHARE * PRIOR_HANDS) / (hands + PRIOR_HANDS)
-    low, high = POWER_BOUNDS
-    return min(high, max(low, 1.0 / share - 1.0))
+    low, high = SHARE_BOUNDS
+    return min(high, max(low, share))
 
 
 def call_chance(
@@ -103,7 +110,7 @@ def call_chance(
     hand = view["hand"]
     caller = hand["pending_call"]["caller"]
     ladder = hand["pending_call"]["ladder"]
-    seat, players = view["seat"], view["rules"]["players"]
+    seat, side, players = view["seat"], view["side"], view["rules"]["players"]
     others = [other for other in range(players) if other != seat]
     shown: dict[int, list[str]] = {other: [] for other in range(players)}
     for play in basic.played(hand):
@@ -112,9 +119,9 @@ def call_chance(
     unseen = [card for card in DECKS[view["rules"]["deck"]] if card not in seen]
     counts = [hand["cards_left"][other] for other in others]
     fits = announced(view, caller)
-    power = call_power(history, caller % 2, ladder)
-    total = won = 0.0
-    found = 0
+    share = call_share(history, caller % 2, ladder)
+    strengths: list[float] = []  # per deal kept, the caller's reading of it
+    wins: list[float] = []
     for _ in range(DRAWS):
         drawn = iter(rng.sample(unseen, sum(counts)))
         held = {
@@ -126,17 +133,32 @@ def call_chance(
         if not fits(dealt):
             continue
         if ladder == "truco":
-            weight = likelihood(view, caller, held[caller], power)
-            wins = playout(view, held)
+            strengths.append(caller_chance(view, caller, held[caller]))
+            wins.append(playout(view, held))
         else:
-            weight = envido_share(view["rules"]["deck"])[envido_of(dealt[caller])] ** power
-            wins = float(envido_winner(dealt, hand["mano"], range(players))[0] == view["side"])
-        total += weight
-        won += weight * wins
-        found += 1
-        if found == SAMPLES:
+            strengths.append(envido_share(view["rules"]["deck"])[envido_of(dealt[caller])])
+            wins.append(float(envido_winner(dealt, hand["mano"], range(players))[0] == side))
+        if len(wins) == SAMPLES:
             break
-    return won / total if total > 0.0 else None
+    if not wins:
+        return None
+    if ladder == "truco":
+        weights = truco_weights(strengths, share)
+    else:
+        weights = [strength ** (1.0 / share - 1.0) for strength in strengths]
+    return sum(w * win for w, win in zip(weights, wins, strict=True)) / sum(weights)
+
+
+def truco_weights(strengths: Sequence[float], share: float) -> list[float]:
+    """The likelihood of a truco call with each drawn hand (module docstring): 1 for the top
+    ``f'`` of them by the caller's chance (ties share a place), ``BLUFF`` for the others."""
+    top = max(0.0, (share - BLUFF) / (1.0 - BLUFF))
+    ordered = sorted(strengths)
+    weights = []
+    for strength in strengths:
+        place = (bisect_left(ordered, strength) + bisect_right(ordered, strength)) / 2
+        weights.append(1.0 if place / len(ordered) >= 1.0 - top else BLUFF)
+    return weights
 
 
 def announced(view: Mapping[str, Any], caller: int) -> Any:
@@ -159,22 +181,22 @@ def announced(view: Mapping[str, Any], caller: int) -> Any:
         best = [0, 0]
         for seat, cards in enumerate(dealt):
             best[seat % 2] = max(best[seat % 2], envido_of(cards))
-        return best[winner] == value and best[1 - winner] <= value
+        return bool(best[winner] == value and best[1 - winner] <= value)
 
     return fits
 
 
-def likelihood(view: Mapping[str, Any], caller: int, cards: list[str], power: float) -> float:
-    """How likely a player holding ``cards`` is to have called the truco (module docstring)."""
+def caller_chance(view: Mapping[str, Any], caller: int, cards: list[str]) -> float:
+    """The caller's chance to win the hand as he reads it, holding ``cards``."""
     hand = dict(view["hand"], my_cards=cards)
     seen_by_caller = dict(view, seat=caller, side=caller % 2, hand=hand)
-    return float(basic.hand_chance(seen_by_caller) ** power)
+    return basic.hand_chance(seen_by_caller)
 
 
 @cache
 def envido_share(deck: str) -> dict[int, float]:
     """Per envido value, the share of the deck's 3-card hands whose envido is at most it (a tie
-    counts half): a player's envido call is weighed by his value's share, to the power."""
+    counts half)."""
     counts = Counter(envido_of(cards) for cards in combinations(DECKS[deck], 3))
     total = sum(counts.values())
     share, below = {}, 0
@@ -237,9 +259,9 @@ def pick(
         if ours > theirs:
             index = 0
         else:
-            index = next((i for i, rank in enumerate(own) if rank > theirs), None)
-            if index is None:
-                index = next((i for i, rank in enumerate(own) if rank == theirs), 0)
+            beating = [i for i, rank in enumerate(own) if rank > theirs]
+            tying = [i for i, rank in enumerate(own) if rank == theirs]
+            index = (beating or tying or [0])[0]
     elif side in results or PARDA in results:
         index = len(own) - 1
     else:

@@ -34,16 +34,23 @@ def calls(seat: int, ladder: str, hands_with: int, hands_without: int) -> list[d
     return history
 
 
-def test_the_power_of_the_likelihood_falls_as_the_caller_calls_more_often() -> None:
-    assert reading.call_power([], 1, "truco") == 2.0  # the prior: a third of the hands
-    often = reading.call_power(calls(1, "truco", 10, 0), 1, "truco")
-    seldom = reading.call_power(calls(1, "truco", 0, 10), 1, "truco")
-    assert often == reading.POWER_BOUNDS[0] and seldom == reading.POWER_BOUNDS[1]
+def test_the_callers_share_of_hands_with_a_call_is_fit_to_his_own_calls() -> None:
+    assert reading.call_share([], 1, "truco") == reading.PRIOR_SHARE  # the prior: a third
+    often = reading.call_share(calls(1, "truco", 10, 0), 1, "truco")
+    seldom = reading.call_share(calls(1, "truco", 0, 10), 1, "truco")
+    assert often == reading.SHARE_BOUNDS[1] and seldom == reading.SHARE_BOUNDS[0]
     # Only the caller's side's calls on that ladder count.
-    assert reading.call_power(calls(0, "truco", 10, 0), 1, "truco") == seldom
-    assert reading.call_power(calls(1, "envido", 10, 0), 1, "truco") == seldom
-    some = reading.call_power(calls(1, "truco", 3, 3), 1, "truco")
-    assert often < some < 2.0 < seldom
+    assert reading.call_share(calls(0, "truco", 10, 0), 1, "truco") == seldom
+    assert reading.call_share(calls(1, "envido", 10, 0), 1, "truco") == seldom
+    some = reading.call_share(calls(1, "truco", 3, 3), 1, "truco")
+    assert seldom < reading.PRIOR_SHARE < some < often
+
+
+def test_a_truco_call_weighs_the_callers_top_hands_and_some_bluffs() -> None:
+    strengths = [0.1, 0.9, 0.5, 0.7, 0.3, 0.8, 0.2, 0.6, 0.4, 1.0]
+    weights = reading.truco_weights(strengths, 0.1 + 0.9 * 0.3)  # the top 3 of 10, and bluffs
+    assert [s for s, w in zip(strengths, weights, strict=True) if w == 1.0] == [0.9, 0.8, 1.0]
+    assert all(w == reading.BLUFF for w in weights if w != 1.0)
 
 
 def test_the_playout_agrees_with_the_referee() -> None:
