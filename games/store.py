@@ -44,13 +44,14 @@ from knox.models import AuthToken
 from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
-from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, HandSnapshot, Seat
+from players.models import Player
 
 logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
-def lock_game(game_id: Any) -> Game:
+def lock_game(game_id: GameId) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here.
     Its seats are read after the lock is granted (a second statement), so they are current."""
     return get_game(game_id, lock=True)
@@ -71,7 +72,7 @@ def one_moment() -> Iterator[None]:
         yield
 
 
-def get_game(game_id: Any, *, lock: bool = False) -> Game:
+def get_game(game_id: GameId, *, lock: bool = False) -> Game:
     """One game by id with its seats (``seats_of``). A missing game and a malformed id are both
     ``GameNotFound``. The snapshot column is left out (deferred): only a fold that misses the
     recent states reads it, with the tail (``load_state``)."""
@@ -124,7 +125,7 @@ def forget_seats(game: Game) -> None:
     game.seats_read = None
 
 
-def with_etag_parts(tokens: QuerySet[AuthToken], game_id: Any) -> QuerySet[AuthToken]:
+def with_etag_parts(tokens: QuerySet[AuthToken], game_id: GameId) -> QuerySet[AuthToken]:
     """The tokens' query, also reading what ``game_id``'s ETag is made of for the token's player
     (``etag_parts``): a poll is then answered with the token's one query. A malformed id reads
     nothing more (the view's read answers 404)."""
@@ -160,7 +161,7 @@ _ETAG_PARTS = (
 )
 
 
-def _key(game_id: Any) -> Any:
+def _key(game_id: GameId) -> Any:
     """A game's id as the database takes it (SQLite keeps a UUID as 32 hex digits)."""
     field = Game._meta.pk
     assert field is not None
@@ -260,7 +261,7 @@ class _RecentStates:
         self.states: OrderedDict[Any, engine.State] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, game_id: Any, version: int) -> engine.State | None:
+    def get(self, game_id: GameId, version: int) -> engine.State | None:
         with self.lock:
             state = self.states.get(game_id)
             if state is None or state.version != version:
@@ -268,7 +269,7 @@ class _RecentStates:
             self.states.move_to_end(game_id)
             return state
 
-    def put(self, game_id: Any, state: engine.State) -> None:
+    def put(self, game_id: GameId, state: engine.State) -> None:
         with self.lock:
             known = self.states.get(game_id)
             if known is None or known.version < state.version:
@@ -285,7 +286,7 @@ class _RecentStates:
 _recent = _RecentStates(size=4096)
 
 
-def recent_state(game_id: Any, version: int) -> engine.State | None:
+def recent_state(game_id: GameId, version: int) -> engine.State | None:
     return _recent.get(game_id, version)
 
 
@@ -320,7 +321,7 @@ class Recorder:
         self.seats[seat.number] = seat
 
     def record(
-        self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
+        self, events: Iterable[ev.Event], actor: Player | None = None, seat: int | None = None
     ) -> None:
         for event in events:
             if isinstance(event, ev.MatchStarted):

@@ -13,16 +13,17 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from games.models import GameId
 from games.selectors import game_view, redacted_feed
 from games.store import get_game
 from lobby import chat
 from lobby.models import Challenge, Seek
 from notifications.models import Subscription
 from players import selectors as players
-from players.models import Block
+from players.models import Block, Player
 
 
-def export_for(player: Any) -> dict[str, Any]:
+def export_for(player: Player) -> dict[str, Any]:
     """The export's parts, as ``lobby.api.serializers.DataExportSerializer`` shapes them."""
     return {
         "exported_at": timezone.now(),
@@ -39,6 +40,6 @@ def export_for(player: Any) -> dict[str, Any]:
     }
 
 
-def _game(game_id: Any, seat: int) -> dict[str, Any]:
+def _game(game_id: GameId, seat: int) -> dict[str, Any]:
     game = get_game(game_id)
     return {"seat": seat, "game": game_view(game, seat), "events": redacted_feed(game, seat)}

@@ -20,6 +20,7 @@ import socket
 import ssl
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -45,7 +46,7 @@ def routing() -> dict[str, Any]:
     return {"queue": settings.WEBHOOK_QUEUE} if settings.WEBHOOK_QUEUE else {}
 
 
-def send_after_commit(delivery_id: Any, delay: float = 0) -> None:
+def send_after_commit(delivery_id: uuid.UUID | str, delay: float = 0) -> None:
     """Send after the outermost commit (at once outside a transaction); a delay beyond
     WEBHOOK_TASK_MAX_DELAY_SECONDS is left to the sweep, since a Redis ETA past the visibility
     timeout is delivered again (NOTES.md)."""
@@ -249,7 +250,9 @@ class _PinnedTLS(http.client.HTTPSConnection):
         self.where = where
 
     def connect(self) -> None:
-        self.sock = self._context.wrap_socket(_connect(self.where), server_hostname=self.host)  # type: ignore[attr-defined]
+        # HTTPSConnection's own context, which typeshed leaves out.
+        context = self._context  # type: ignore[attr-defined]
+        self.sock = context.wrap_socket(_connect(self.where), server_hostname=self.host)
 
 
 def sweep(limit: int = 500) -> int:

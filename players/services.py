@@ -8,6 +8,7 @@ never be two people at one table; login accepts the username in any case for the
 from __future__ import annotations
 
 import secrets
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
@@ -28,7 +29,7 @@ from games.models import Game, Seat
 from games.store import lock_game
 from players import ratings
 from players.models import Block, Player, Rating, RatingChange, rating_pool
-from players.names import reads_as_bot
+from players.names import check_display_name, reads_as_bot
 from players.signals import account_deleting, game_rated
 from truc_api.problems import ApplicationError
 
@@ -103,10 +104,20 @@ BOT_PREFIX = "bot-"
 DELETED_PREFIX = "deleted-"
 
 
+def checked_display_name(name: str) -> str:
+    """``name``, or a 422 on ``display_name`` when it deceives (players/names.py): a rule of
+    characters the schema's pattern could not state, so a value the schema allows."""
+    try:
+        check_display_name(name)
+    except DjangoValidationError as error:
+        raise InvalidField("display_name", str(error.code), error.messages[0]) from None
+    return name
+
+
 def register_player(
     *, username: str, password: str, display_name: str = "", request: Any = None
 ) -> Session:
-    candidate = Player(username=username, display_name=display_name)
+    candidate = Player(username=username, display_name=checked_display_name(display_name))
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as error:
@@ -167,7 +178,7 @@ def update_profile(
     """Change what is given; None leaves a field as it is."""
     changed = []
     if display_name is not None:
-        player.display_name = display_name
+        player.display_name = checked_display_name(display_name)
         changed.append("display_name")
     if challenges_from is not None:
         player.challenges_from = challenges_from
@@ -244,7 +255,7 @@ class NoSuchPlayer(InvalidField):
 # --- Ratings -------------------------------------------------------------------------------------
 
 
-def rate_game(game_id: Any) -> list[RatingChange]:
+def rate_game(game_id: uuid.UUID | str) -> list[RatingChange]:
     """Apply a finished game's result to its players' ratings, once; the changes written.
 
     A no-op (an empty list) unless the game is finished, rated and has a winner (a forfeit counts:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import structlog
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -33,18 +34,20 @@ def _invalid() -> AuthenticationFailed:
     return AuthenticationFailed(_("Invalid token."))  # built when needed: it is translated
 
 
-class TokenAuthentication(KnoxTokenAuthentication):
+class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # knox: no type hints
     """knox's token authentication in one query, naming the player on every later log line of
     the request: his id, never the token."""
 
     def tokens(self, request: Request) -> QuerySet[AuthToken]:
         """Where the presented token is looked for, with its player. A view may read more in the
         same query: its ``with_token(tokens)`` extends the query (``GameView``: a poll's ETag)."""
-        tokens = AuthToken.objects.select_related("user")
+        tokens: QuerySet[AuthToken] = AuthToken.objects.select_related("user")
         extend = getattr(request.parser_context.get("view"), "with_token", None)
-        return tokens if extend is None else extend(tokens)
+        if extend is not None:
+            tokens = extend(tokens)
+        return tokens
 
-    def authenticate(self, request: Request) -> tuple[Any, AuthToken] | None:
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, AuthToken] | None:
         # An instance serves one request (DRF makes them per request).
         self.queryset = self.tokens(request)
         header = get_authorization_header(request).split()
@@ -52,12 +55,12 @@ class TokenAuthentication(KnoxTokenAuthentication):
             return None  # another scheme, or none: anonymous
         if len(header) != 2:
             raise AuthenticationFailed(_("Invalid token header: send `Bearer <token>`."))
-        result: tuple[Any, AuthToken] | None = self.authenticate_credentials(header[1])
+        result: tuple[AbstractBaseUser, AuthToken] | None = self.authenticate_credentials(header[1])
         if result is not None:
             structlog.contextvars.bind_contextvars(player_id=result[0].pk)
         return result
 
-    def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
+    def authenticate_credentials(self, token: bytes) -> tuple[AbstractBaseUser, AuthToken]:
         try:
             text = token.decode()
             digest = hash_token(text)
@@ -69,7 +72,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
             raise _invalid()
         if knox_settings.AUTO_REFRESH and auth_token.expiry:
             self.renew_token(auth_token)
-        return self.validate_user(auth_token)  # type: ignore[no-any-return]
+        return self.validate_user(auth_token)  # type: ignore[no-any-return]  # knox: untyped
 
     def _cleanup_token(self, auth_token: AuthToken) -> bool:
         """Only the token presented, with knox's signal: knox would also load every other token

@@ -37,6 +37,26 @@ ETAG = OpenApiParameter(
     required=True,
     description="The caller's view's tag: send it back as `If-None-Match` to poll for a change.",
 )
+#: What ``GET /api/rules`` is cached for: the rules change only with a release.
+RULES_CACHE_CONTROL = "public, max-age=3600"
+RULES_CACHING = OpenApiParameter(
+    "Cache-Control",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200],
+    required=True,
+    description=f"`{RULES_CACHE_CONTROL}`: the rules change only with a release.",
+)
+#: A game's view is the reader's own and changes with any move: kept, but checked each time.
+VIEW_CACHE_CONTROL = "private, no-cache"
+VIEW_CACHING = OpenApiParameter(
+    "Cache-Control",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    required=True,
+    description=f"`{VIEW_CACHE_CONTROL}`: the reader's own view; revalidate it (`ETag`).",
+)
 ETAG_OF_ACTION = OpenApiParameter(
     "ETag",
     str,

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
-from games.api.docs import answer
+from games.api.docs import answer, location
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -28,7 +28,8 @@ from lobby.api.serializers import (
     SeekSerializer,
 )
 from lobby.lookups import by_id
-from lobby.models import Seek
+from lobby.models import Challenge, Seek
+from players.api.requests import player_of
 from players.services import InvalidField
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
@@ -129,7 +130,17 @@ _NOT_SEATED = error_example("Not seated", game_errors.NotSeated)
 
 
 def _seek_out(seek: Seek, http_status: int = 200) -> Response:
-    return Response(SeekSerializer(seek).data, status=http_status)
+    return Response(
+        SeekSerializer(seek).data, status=http_status, headers=_where(http_status, seek)
+    )
+
+
+def _where(http_status: int, created: Seek | Challenge) -> dict[str, str]:
+    """A 201 says where the new seek or challenge is read (``Location``)."""
+    if http_status != status.HTTP_201_CREATED:
+        return {}
+    kind = "seeks" if isinstance(created, Seek) else "challenges"
+    return {"Location": f"/api/{kind}/{created.pk}"}
 
 
 class SeeksView(APIView):
@@ -141,7 +152,9 @@ class SeeksView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        mine = Seek.objects.filter(player=request.user) | Seek.objects.filter(partner=request.user)
+        mine = Seek.objects.filter(player=player_of(request)) | Seek.objects.filter(
+            partner=player_of(request)
+        )
         return Response(SeekSerializer(mine.order_by("-created_at")[:100], many=True).data)
 
     @extend_schema(
@@ -174,7 +187,7 @@ class SeeksView(APIView):
                 error_example("Partner blocked", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location()],
         examples=[
             _request(
                 "Rated valenciano, one minute a turn",
@@ -193,7 +206,7 @@ class SeeksView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(SeekCreateSerializer, request.data)
-        seek = seeks.create_seek(request.user, seeks.SeekRequest(**data))
+        seek = seeks.create_seek(player_of(request), seeks.SeekRequest(**data))
         return _seek_out(seek, status.HTTP_201_CREATED)
 
 
@@ -208,7 +221,7 @@ class SeekDetailView(APIView):
     )
     def get(self, request: Request, seek_id: str) -> Response:
         seek = by_id(Seek.objects.all(), seek_id)
-        if seek is None or request.user.pk not in seek.seekers:
+        if seek is None or player_of(request).pk not in seek.seekers:
             raise lobby_errors.SeekNotFound()
         return _seek_out(seek)
 
@@ -223,7 +236,7 @@ class SeekDetailView(APIView):
         parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, seek_id: str) -> Response:
-        return _seek_out(seeks.cancel_seek(request.user, seek_id))
+        return _seek_out(seeks.cancel_seek(player_of(request), seek_id))
 
 
 class SeekJoinView(APIView):
@@ -243,15 +256,15 @@ class SeekJoinView(APIView):
         parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def post(self, request: Request, seek_id: str) -> Response:
-        return _seek_out(seeks.confirm_partner(request.user, seek_id))
+        return _seek_out(seeks.confirm_partner(player_of(request), seek_id))
 
 
 # --- challenges ----------------------------------------------------------------------------------
 
 
-def _challenge_out(request: Request, challenge: Any, http_status: int = 200) -> Response:
-    body = ChallengeSerializer(challenge, context={"viewer": request.user}).data
-    return Response(body, status=http_status)
+def _challenge_out(request: Request, challenge: Challenge, http_status: int = 200) -> Response:
+    body = ChallengeSerializer(challenge, context={"viewer": player_of(request)}).data
+    return Response(body, status=http_status, headers=_where(http_status, challenge))
 
 
 class ChallengesView(APIView):
@@ -263,8 +276,8 @@ class ChallengesView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        found = challenges.challenges_of(request.user)
-        body = ChallengeSerializer(found, many=True, context={"viewer": request.user}).data
+        found = challenges.challenges_of(player_of(request))
+        body = ChallengeSerializer(found, many=True, context={"viewer": player_of(request)}).data
         return Response(body)
 
     @extend_schema(
@@ -290,7 +303,7 @@ class ChallengesView(APIView):
                 error_example("You block him", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location()],
         examples=[
             _request(
                 "One against one",
@@ -306,7 +319,9 @@ class ChallengesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(ChallengeCreateSerializer, request.data)
-        challenge = challenges.create_challenge(request.user, challenges.ChallengeRequest(**data))
+        challenge = challenges.create_challenge(
+            player_of(request), challenges.ChallengeRequest(**data)
+        )
         return _challenge_out(request, challenge, status.HTTP_201_CREATED)
 
 
@@ -320,7 +335,9 @@ class ChallengeDetailView(APIView):
         examples=[_response("Pending", _CHALLENGE_EXAMPLE)],
     )
     def get(self, request: Request, challenge_id: str) -> Response:
-        return _challenge_out(request, challenges.visible_challenge(request.user, challenge_id))
+        return _challenge_out(
+            request, challenges.visible_challenge(player_of(request), challenge_id)
+        )
 
 
 _ANSWER_ERRORS = (_CHALLENGE_NOT_FOUND, _CHALLENGE_CLOSED, _CHALLENGE_EXPIRED, _NOT_CHALLENGED)
@@ -336,7 +353,7 @@ class ChallengeAcceptView(APIView):
         parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        return _challenge_out(request, challenges.accept(request.user, challenge_id))
+        return _challenge_out(request, challenges.accept(player_of(request), challenge_id))
 
 
 class ChallengeLinkView(APIView):
@@ -365,7 +382,9 @@ class ChallengeLinkAcceptView(APIView):
     )
     def post(self, request: Request, token: str) -> Response:
         challenge = challenges.by_link(token)
-        return _challenge_out(request, challenges.accept(request.user, challenge.pk, token=token))
+        return _challenge_out(
+            request, challenges.accept(player_of(request), challenge.pk, token=token)
+        )
 
 
 class ChallengeDeclineView(APIView):
@@ -380,7 +399,7 @@ class ChallengeDeclineView(APIView):
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         data = validated(DeclineSerializer, request.data)
-        return _challenge_out(request, challenges.decline(request.user, challenge_id, **data))
+        return _challenge_out(request, challenges.decline(player_of(request), challenge_id, **data))
 
 
 class ChallengeCancelView(APIView):
@@ -393,7 +412,7 @@ class ChallengeCancelView(APIView):
         parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        return _challenge_out(request, challenges.cancel(request.user, challenge_id))
+        return _challenge_out(request, challenges.cancel(player_of(request), challenge_id))
 
 
 # --- rematch -------------------------------------------------------------------------------------
@@ -417,7 +436,7 @@ class RematchView(APIView):
         examples=[_response("Offered", _REMATCH_EXAMPLE)],
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.rematch_of(game_id, request.user)).data)
+        return Response(RematchSerializer(rematch.rematch_of(game_id, player_of(request))).data)
 
     @extend_schema(
         operation_id="games_rematch",
@@ -434,7 +453,7 @@ class RematchView(APIView):
         examples=[_response("Offered", _REMATCH_EXAMPLE)],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.want_rematch(request.user, game_id)).data)
+        return Response(RematchSerializer(rematch.want_rematch(player_of(request), game_id)).data)
 
 
 class RematchDeclineView(APIView):
@@ -450,7 +469,9 @@ class RematchDeclineView(APIView):
         parameters=[_GAME_ID, RETRY_AFTER],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.decline_rematch(request.user, game_id)).data)
+        return Response(
+            RematchSerializer(rematch.decline_rematch(player_of(request), game_id)).data
+        )
 
 
 # --- chat ----------------------------------------------------------------------------------------
@@ -462,10 +483,6 @@ _LINE = {
     "text": "Bona sort!",
     "at": _AT,
 }
-_ROOM = OpenApiParameter(
-    "room", str, enum=["players", "spectators"], description="The room (default: players)."
-)
-_AFTER = OpenApiParameter("after", int, description="Only lines after this id.")
 
 
 class ChatView(APIView):
@@ -488,12 +505,12 @@ class ChatView(APIView):
                 ),
             ),
         },
-        parameters=[_GAME_ID, _ROOM, _AFTER, RETRY_AFTER],
+        parameters=[_GAME_ID, ChatQuerySerializer, RETRY_AFTER],
         examples=[_response("Lines", _LINE)],  # one line: drf-spectacular makes it a list
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = validated(ChatQuerySerializer, request.query_params.dict())
-        found = chat.lines(request.user, game_id, query["room"], query["after"])
+        found = chat.lines(player_of(request), game_id, query["room"], query["after"])
         return Response(ChatLineSerializer(found, many=True).data)
 
     @extend_schema(
@@ -530,7 +547,7 @@ class ChatView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated(ChatLineCreateSerializer, request.data)
-        line = chat.say(request.user, game_id, data["room"], data["text"])
+        line = chat.say(player_of(request), game_id, data["room"], data["text"])
         return Response(ChatLineSerializer(line).data, status=status.HTTP_201_CREATED)
 
 
@@ -551,5 +568,6 @@ class ExportView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        mine = export.export_for(request.user)
-        return Response(DataExportSerializer(mine, context={"viewer": request.user}).data)
+        player = player_of(request)
+        mine = export.export_for(player)
+        return Response(DataExportSerializer(mine, context={"viewer": player}).data)

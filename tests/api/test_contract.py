@@ -94,7 +94,7 @@ def test_rules_metadata_is_public_and_told_by_the_engine(client: Any) -> None:
 def test_a_played_match_is_sent_in_the_documents_shapes() -> None:
     """Every view, action answer, feed page and history of a whole match, checked against the
     committed document's schemas (the feed's typed events included)."""
-    clients = [Client(PlayerFactory()), Client(PlayerFactory())]
+    clients = [Client(PlayerFactory.create()), Client(PlayerFactory.create())]
     options = {"target": 6, "buenas_from": 3, "camas_to_win": 1}
     created = clients[0].post("/api/games", {"preset": "argentino_clasico", "options": options})
     assert created.status_code == 201, created.json()
@@ -136,7 +136,7 @@ def test_a_played_match_is_sent_in_the_documents_shapes() -> None:
 )
 def test_an_action_the_schema_refuses_the_server_refuses(body: dict[str, Any], field: str) -> None:
     """A 400 naming the field at fault, for a body the `ActionRequest` schema refuses too."""
-    clients = [Client(PlayerFactory()), Client(PlayerFactory())]
+    clients = [Client(PlayerFactory.create()), Client(PlayerFactory.create())]
     game_id = clients[0].post("/api/games", {"preset": "valenciano"}).json()["id"]
     clients[1].post(f"/api/games/{game_id}/join")
     sent = {"expected_version": 2, **body}
@@ -168,7 +168,7 @@ def test_a_players_data_export_is_sent_in_the_documents_shapes() -> None:
     """An export with every part filled (a finished rated game and its rating change, an active
     game, chat lines, a seek, challenges sent, received and declined, a block, a subscription),
     checked against the committed document's `DataExport`, typed part by part."""
-    ana, pep, pest = (Client(PlayerFactory()) for _ in range(3))
+    ana, pep, pest = (Client(PlayerFactory.create()) for _ in range(3))
     finished = _seated_game(ana, pep, "valenciano")
     ana.post(f"/api/games/{finished}/chat", {"text": "Bona sort!"})
     pep.post(f"/api/games/{finished}/resign")

@@ -586,3 +586,27 @@ def test_open_games_filters_refuse_what_the_schema_refuses(make_client, query, f
     response = make_client().get(f"/api/games/open?{query}")
 
     assert fields_at_fault(assert_problem(response, 400, "invalid_request")) == {field}
+
+
+@pytest.mark.parametrize(
+    ("path", "declared"),
+    [
+        ("/api/games/mine", "limit=1&offset=0"),
+        ("/api/games/open", "preset=valenciano&players=2&limit=1"),
+        ("/api/webhooks/subscriptions", "limit=1"),
+        ("/api/webhooks/deliveries", "kind=your_turn&status=pending&limit=1"),
+        ("/api/leaderboards/valenciano/1v1", "min_games=0&limit=1"),
+        ("/api/games/{game_id}/chat", "room=players&after=0"),
+        ("/api/players/{player_id}/ratings", "family=valenciano&size=1v1&limit=1"),
+    ],
+)
+def test_a_list_refuses_a_parameter_it_does_not_declare(table, path, declared):
+    """A typo (`stauts`) is a 400 naming it, not the whole list; the declared ones still work."""
+    game_id, clients = table("valenciano", players=2)
+    path = path.format(game_id=game_id, player_id=clients[0].player.pk)
+    assert clients[0].get(f"{path}?{declared}").status_code == 200
+    response = clients[0].get(f"{path}?{declared}&stauts=pending")
+    assert response.status_code == 400, response.json()
+    assert [(e["field"], e["code"]) for e in response.json()["errors"]] == [
+        ("stauts", "unknown_field")
+    ]
