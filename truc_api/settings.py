@@ -60,7 +60,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
     # granian, with no reverse proxy needed.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "truc_api.static_files.StaticFilesMiddleware",
     # Sessions, CSRF, authentication and messages: for the admin's pages only (the API's tokens
     # need none of them; truc_api/middleware.py).
     "truc_api.middleware.AdminSessionMiddleware",
