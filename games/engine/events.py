@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
 from .errors import InvalidEvent
@@ -38,9 +39,16 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.TYPE, "v": self.SCHEMA}
-        for field in fields(self):
-            data[field.name] = _plain(getattr(self, field.name))
+        for name in _names(type(self)):
+            data[name] = _plain(getattr(self, name))
         return data
+
+
+@cache
+def _names(kind: type[Event]) -> tuple[str, ...]:
+    """An event class's field names, in order: ``fields()`` builds them anew on every call, and
+    every recorded event is turned into JSON."""
+    return tuple(field.name for field in fields(kind))
 
 
 @dataclass(frozen=True, slots=True)
