@@ -36,6 +36,7 @@ import structlog
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -483,7 +484,8 @@ def save_all(recorders: Sequence[Recorder]) -> None:
     seats = [seat for recorder in recorders for seat in recorder._seat_rows()]
     rows = [row for recorder in recorders for row in recorder.rows]
     with connection.cursor() as cursor:
-        cursor.executemany(_INSERT_EVENT, [_params(row, _EVENT_COLUMNS) for row in rows])
+        db = cursor.db
+        cursor.executemany(_INSERT_EVENT, [_params(row, _EVENT_COLUMNS, db) for row in rows])
         HandSnapshot.objects.bulk_create([s for recorder in recorders for s in recorder.snapshots])
         # A cama's later hands find its record there already.
         camas = [cama for recorder in recorders for cama in recorder.camas]
@@ -498,18 +500,20 @@ def save_all(recorders: Sequence[Recorder]) -> None:
             (_UPDATE_DEALT_GAME, dealt, _DEALT_GAME_COLUMNS),
         ):
             if changed:
-                cursor.executemany(sql, [[*_params(g, columns), _key(g.pk)] for g in changed])
+                cursor.executemany(sql, [[*_params(g, columns, db), _key(g.pk)] for g in changed])
         if seats:
-            cursor.executemany(_UPDATE_SEAT, [[*_params(s, _SEAT_COLUMNS), s.pk] for s in seats])
+            values = [[*_params(seat, _SEAT_COLUMNS, db), seat.pk] for seat in seats]
+            cursor.executemany(_UPDATE_SEAT, values)
     together = [_recorded(recorder) for recorder in recorders]
     signals.recorded_together.send(sender=Game, recorded=together)
 
 
-def _params(instance: Any, columns: tuple[str, ...]) -> list[Any]:
-    """The values of ``columns`` of a model instance, as its fields write them (JSON adapted, a
-    UUID as SQLite keeps it...)."""
+def _params(instance: Any, columns: tuple[str, ...], db: BaseDatabaseWrapper) -> list[Any]:
+    """The values of ``columns`` of a model instance, as its fields write them for ``db`` (JSON
+    adapted, a UUID as SQLite keeps it...): the cursor's connection itself, not the
+    ``connection`` proxy, which looks it up again at every use."""
     return [
-        field.get_db_prep_save(getattr(instance, field.attname), connection)
+        field.get_db_prep_save(getattr(instance, field.attname), db)
         for field in _fields(type(instance), columns)
     ]
 
