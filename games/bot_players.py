@@ -18,14 +18,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import bots, engine
-from games.models import Game, GameEvent, Seat
+from games.models import Game, GameEvent, GameId, Seat
 from games.store import Recorder, load_state, lock_game, seats_of
+from players.models import Player
 from players.services import BOT_PREFIX
 
 logger = structlog.get_logger(__name__)
 
 
-def bot_player(level: str, number: int) -> Any:
+def bot_player(level: str, number: int) -> Player:
     """The bot account for one seat of a level (bot-basic-1, bot-basic-2, ...): one per seat,
     since a player sits at most once at a table."""
     player, created = get_user_model().objects.get_or_create(
@@ -47,7 +48,7 @@ def bot_to_move(game: Game, state: engine.State) -> int | None:
     return seat if seat in bots else None
 
 
-def move(game_id: Any, version: int, number: int) -> bool:
+def move(game_id: GameId, version: int, number: int) -> bool:
     """Play the bot of seat ``number`` at ``version``; False (nothing done) when stale."""
     with transaction.atomic():
         game = lock_game(game_id)

@@ -308,7 +308,7 @@ def _from_hint(hint: Any) -> Schema:
             "minItems": len(args),
             "maxItems": len(args),
         }
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return ref(hint.__name__)  # a component of the same name (``Rules``)
     return {int: {"type": "integer"}, str: {"type": "string"}, bool: {"type": "boolean"}}[hint]
 

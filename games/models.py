@@ -15,6 +15,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+#: A game's id as it reaches a function: the UUID, or its text (a URL's path, a task's argument).
+GameId = uuid.UUID | str
+
 
 class Game(models.Model):
     class Status(models.TextChoices):

@@ -9,8 +9,7 @@ that has not filled within ``OPEN_GAME_TTL_HOURS`` of its creation is aborted by
 
 from __future__ import annotations
 
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -19,9 +18,10 @@ from django.utils import timezone
 from games import contract
 from games.errors import TooManyOpenGames
 from games.models import Game, Seat
+from players.models import Player
 
 
-def check_room(player: Any) -> None:
+def check_room(player: Player) -> None:
     """Raise ``TooManyOpenGames`` when ``player`` already waits at as many open games as allowed.
 
     Inside the caller's transaction, the player's row is locked first, so that two requests of
@@ -33,7 +33,7 @@ def check_room(player: Any) -> None:
         raise TooManyOpenGames(settings.OPEN_GAMES_PER_PLAYER)
 
 
-def expire(now: Any = None) -> int:
+def expire(now: datetime | None = None) -> int:
     """Abort the open games older than OPEN_GAME_TTL_HOURS; how many. An open game has no events
     yet (its first is written when the table fills), so only the row changes; a join that holds
     the row's lock and fills the table first wins (the UPDATE checks the status again after the

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
 
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
-from games.models import CamaRecord, Game, GameEvent, HandRecord, Seat
+from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
 from games.store import (
     etag_parts,
     get_game,
@@ -19,17 +20,17 @@ from games.store import (
     seat_names,
     seats_of,
 )
-from players.models import public_name
+from players.models import Player, public_name
 from players.selectors import rating_changes_for
 
 
-def viewer_seat(game: Game, player: Any) -> int | None:
+def viewer_seat(game: Game, player: Player) -> int | None:
     if player is None or not player.is_authenticated:
         return None
     return next((seat.number for seat in seats_of(game) if seat.player_id == player.pk), None)
 
 
-def visible_game(game_id: Any, player: Any) -> tuple[Game, int | None]:
+def visible_game(game_id: GameId, player: Player) -> tuple[Game, int | None]:
     """The game (its seats and players loaded with it) and the viewer's seat (None for a
     spectator); private games exist only for their players."""
     game = get_game(game_id)
@@ -44,7 +45,7 @@ def hidden_from(seat: int | None, visibility: str) -> bool:
     return seat is None and visibility == Game.Visibility.PRIVATE
 
 
-def polled_etag(token: Any, game_id: Any) -> str | None:
+def polled_etag(token: Any, game_id: GameId) -> str | None:
     """The viewer's ETag from a token read ``store.poll_token``; None when the game is not
     there for this viewer (the same visibility rule as ``visible_game``, which then answers
     why)."""
@@ -61,7 +62,9 @@ def etag(game: Game, seat: int | None) -> str:
     return etag_of(game.pk, game.version, game.status, game.updated_at, seat)
 
 
-def etag_of(game_id: Any, version: int, status: str, updated_at: Any, seat: int | None) -> str:
+def etag_of(
+    game_id: GameId, version: int, status: str, updated_at: datetime, seat: int | None
+) -> str:
     """Every event is a public fact (its private parts are redacted, not hidden), so the log's
     version, the lobby's last change and the viewer's seat determine the whole view."""
     viewer = "spectator" if seat is None else f"seat{seat}"
@@ -109,7 +112,7 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
     return payload
 
 
-def current_view(game_id: Any, player: Any) -> tuple[dict[str, Any], str]:
+def current_view(game_id: GameId, player: Player) -> tuple[dict[str, Any], str]:
     """The viewer's view of a game and its ETag, read at one moment (``store.one_moment``): the
     row gives the ETag and the deadline, the log the state, the ratings table the changes, and an
     action committing between those reads would give a body newer than its ETag and deadline."""
@@ -198,7 +201,7 @@ def open_games() -> QuerySet[Game]:
     )
 
 
-def my_games(player: Any) -> QuerySet[Seat]:
+def my_games(player: Player) -> QuerySet[Seat]:
     """My seats, the games waiting for me first, then the most recently moved."""
     return (
         Seat.objects.filter(player=player)
@@ -237,7 +240,7 @@ def game_summary(game: Game, my_seat: int | None, awaiting: bool = False) -> dic
     }
 
 
-def _player_ref(player: Any) -> dict[str, Any] | None:
+def _player_ref(player: Player | None) -> dict[str, Any] | None:
     if player is None:
         return None
     return {"id": player.pk, "name": player.public_name}

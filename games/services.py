@@ -37,8 +37,9 @@ from games.errors import (
     StaleVersion,
     rules_error,
 )
-from games.models import Game, GameEvent, IdempotencyRecord, Seat
+from games.models import Game, GameEvent, GameId, IdempotencyRecord, Seat
 from games.store import Recorder, forget_seats, load_state, lock_game, seats_of
+from players.models import Player
 
 logger = structlog.get_logger(__name__)
 _CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
@@ -68,7 +69,7 @@ class Answered:
 
 
 def create_game(
-    player: Any,
+    player: Player,
     *,
     preset: str,
     options: dict[str, Any],
@@ -133,7 +134,7 @@ def create_game(
 
 
 def join_game(
-    player: Any, game_id: Any, *, seat: int | None = None, code: str | None = None
+    player: Player, game_id: GameId, *, seat: int | None = None, code: str | None = None
 ) -> Game:
     """Take a seat (the first free one unless ``seat`` is given); the game starts when full."""
     with transaction.atomic():
@@ -144,14 +145,14 @@ def join_game(
         return _seat_player(game, player, seat)
 
 
-def join_by_code(player: Any, code: str, *, seat: int | None = None) -> Game:
+def join_by_code(player: Player, code: str, *, seat: int | None = None) -> Game:
     game_id = Game.objects.filter(join_code=code).values_list("id", flat=True).first()
     if game_id is None:
         raise GameNotFound("No game has that join code.")
     return join_game(player, game_id, seat=seat, code=code)
 
 
-def leave_game(player: Any, game_id: Any) -> Game:
+def leave_game(player: Player, game_id: GameId) -> Game:
     """Give up a seat before the game starts; a game left empty is aborted."""
     with transaction.atomic():
         game = lock_game(game_id)
@@ -169,7 +170,7 @@ def leave_game(player: Any, game_id: Any) -> Game:
         return game
 
 
-def resign(player: Any, game_id: Any) -> Game:
+def resign(player: Player, game_id: GameId) -> Game:
     with transaction.atomic():
         game = lock_game(game_id)
         seat = _seat_of(game, player)
@@ -181,8 +182,8 @@ def resign(player: Any, game_id: Any) -> Game:
 
 
 def act(
-    player: Any,
-    game_id: Any,
+    player: Player,
+    game_id: GameId,
     body: dict[str, Any],
     idempotency_key: str,
     answer: Callable[[Acted], Answer],
@@ -231,7 +232,7 @@ class _Request:
 
 
 def _perform(
-    player: Any,
+    player: Player,
     game: Game,
     seat: Seat,
     state: engine.State,
@@ -263,7 +264,7 @@ def _perform(
     return Answered(status, body)
 
 
-def _remember(player: Any, game: Game, request: _Request, status: int, body: Any) -> None:
+def _remember(player: Player, game: Game, request: _Request, status: int, body: Any) -> None:
     """Keep the answer for a retry with the same key. No savepoint: a clash with an earlier use
     of the key (of this game, or at this moment of another game's) aborts the whole action."""
     record = IdempotencyRecord(
@@ -276,7 +277,7 @@ def _remember(player: Any, game: Game, request: _Request, status: int, body: Any
         raise IdempotencyConflict() from None
 
 
-def _earlier(player: Any, request: _Request) -> Answered | None:
+def _earlier(player: Player, request: _Request) -> Answered | None:
     """The stored answer to this request, if it was made before; the same key with another
     request is a conflict."""
     found = (
@@ -312,7 +313,7 @@ def _stale(game: Game) -> StaleVersion:
     )
 
 
-def _seat_player(game: Game, player: Any, number: int | None) -> Game:
+def _seat_player(game: Game, player: Player, number: int | None) -> Game:
     if game.status != Game.Status.OPEN:
         raise GameStarted("This game is no longer taking players.")
     taken = dict(game.seats.values_list("number", "player_id"))
@@ -354,7 +355,7 @@ def _start(game: Game) -> None:
     recorder.save()
 
 
-def _seat_of(game: Game, player: Any) -> Seat:
+def _seat_of(game: Game, player: Player) -> Seat:
     """The player's seat, with every seat of the game (and its player) loaded once for the
     answer's view too."""
     seat = next((seat for seat in seats_of(game) if seat.player_id == player.pk), None)
@@ -381,7 +382,7 @@ def _parse_action(body: dict[str, Any]) -> engine.Action:
         raise InvalidRequest(error, error.field or "non_field_errors") from None
 
 
-def _fingerprint(game_id: Any, body: dict[str, Any]) -> str:
+def _fingerprint(game_id: GameId, body: dict[str, Any]) -> str:
     canonical = json.dumps({"game": str(game_id), "body": body}, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 

@@ -29,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from functools import cache, reduce
+from functools import reduce
 from typing import Any
 
 import structlog
@@ -45,13 +45,14 @@ from knox.models import AuthToken
 from games import clock, engine, signals
 from games.engine import events as ev
 from games.errors import GameNotFound
-from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, HandSnapshot, Seat
+from players.models import Player
 
 logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
-def lock_game(game_id: Any) -> Game:
+def lock_game(game_id: GameId) -> Game:
     """The game row, locked until the transaction ends: every writer of a game goes through here.
     Its seats are read after the lock is granted (a second statement), so they are current."""
     return get_game(game_id, lock=True)
@@ -72,7 +73,7 @@ def one_moment() -> Iterator[None]:
         yield
 
 
-def get_game(game_id: Any, *, lock: bool = False) -> Game:
+def get_game(game_id: GameId, *, lock: bool = False) -> Game:
     """One game by id with its seats (``seats_of``). A missing game and a malformed id are both
     ``GameNotFound``. The snapshot column is left out (deferred): only a fold that misses the
     recent states reads it, with the tail (``load_state``)."""
@@ -125,7 +126,7 @@ def forget_seats(game: Game) -> None:
     game.seats_read = None
 
 
-def poll_token(digest: str, key: str, game_id: Any) -> AuthToken | None:
+def poll_token(digest: str, key: str, game_id: GameId) -> AuthToken | None:
     """The token of ``digest`` and ``key`` with its player, as the authentication's lookup
     finds it (``truc_api.authentication.find_token``), also reading what ``game_id``'s ETag is
     made of for that player (``etag_parts``): a poll is answered with this one statement.
@@ -188,7 +189,7 @@ _POLL = (
 )
 
 
-def _key(game_id: Any) -> Any:
+def _key(game_id: GameId) -> Any:
     """A game's id as the database takes it (SQLite keeps a UUID as 32 hex digits)."""
     field = Game._meta.pk
     assert field is not None
@@ -288,7 +289,7 @@ class _RecentStates:
         self.states: OrderedDict[Any, engine.State] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, game_id: Any, version: int) -> engine.State | None:
+    def get(self, game_id: GameId, version: int) -> engine.State | None:
         with self.lock:
             state = self.states.get(game_id)
             if state is None or state.version != version:
@@ -296,7 +297,7 @@ class _RecentStates:
             self.states.move_to_end(game_id)
             return state
 
-    def put(self, game_id: Any, state: engine.State) -> None:
+    def put(self, game_id: GameId, state: engine.State) -> None:
         with self.lock:
             known = self.states.get(game_id)
             if known is None or known.version < state.version:
@@ -313,7 +314,7 @@ class _RecentStates:
 _recent = _RecentStates(size=4096)
 
 
-def recent_state(game_id: Any, version: int) -> engine.State | None:
+def recent_state(game_id: GameId, version: int) -> engine.State | None:
     return _recent.get(game_id, version)
 
 
@@ -348,7 +349,7 @@ class Recorder:
         self.seats[seat.number] = seat
 
     def record(
-        self, events: Iterable[ev.Event], actor: Any = None, seat: int | None = None
+        self, events: Iterable[ev.Event], actor: Player | None = None, seat: int | None = None
     ) -> None:
         for event in events:
             if isinstance(event, ev.MatchStarted):
@@ -518,10 +519,21 @@ def _params(instance: Any, columns: tuple[str, ...], db: BaseDatabaseWrapper) ->
     ]
 
 
-@cache
 def _fields(model: type[Model], columns: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
     """The fields of ``columns``, looked up once: a sweep prepares thousands of rows' values."""
-    return tuple(model._meta.get_field(name) for name in columns)
+    found = _FIELDS.get((model, columns))
+    if found is None:
+        found = tuple(_concrete(model._meta.get_field(name)) for name in columns)
+        _FIELDS[(model, columns)] = found
+    return found
+
+
+def _concrete(field: Any) -> Field[Any, Any]:
+    assert isinstance(field, Field)  # a column, never a reverse relation
+    return field
+
+
+_FIELDS: dict[tuple[type[Model], tuple[str, ...]], tuple[Field[Any, Any], ...]] = {}
 
 
 # The writes of every save, written out. A column an event changes is in ``_GAME_COLUMNS``

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.models import Game
+from games.models import Game, GameId
 from games.store import (
     Recorder,
     load_state,
@@ -31,7 +31,7 @@ logger = structlog.get_logger(__name__)
 SWEEP_CHUNK = 500
 
 
-def apply_timeout(game_id: Any, version: int) -> bool:
+def apply_timeout(game_id: GameId, version: int) -> bool:
     """Apply the timeout of ``game_id`` at ``version``; False (and nothing done) when stale."""
     with transaction.atomic():
         game = lock_game(game_id)

@@ -18,10 +18,10 @@ from games.models import Game, IdempotencyRecord, Seat
 from lobby import challenges, seeks
 from lobby.models import Rematch
 from notifications.models import Subscription
-from players.models import Block
+from players.models import Block, Player
 
 
-def on_account_deleting(sender: Any, player: Any, **_: Any) -> None:
+def on_account_deleting(sender: Any, player: Player, **_: Any) -> None:
     seeks.cancel_all([player.pk])
     challenges.cancel_all([player.pk])
     mine = Seat.objects.filter(player=player)

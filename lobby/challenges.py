@@ -10,6 +10,7 @@ player he blocks; the challenger is told only that the challenge is refused, nev
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -56,7 +57,7 @@ class ChallengeRequest:
     expires_in: int | None = None
 
 
-def create_challenge(challenger: Any, request: ChallengeRequest) -> Challenge:
+def create_challenge(challenger: Player, request: ChallengeRequest) -> Challenge:
     try:
         engine.resolve_rules(request.preset, {**request.options, "players": request.players})
     except engine.InvalidRules as error:
@@ -95,7 +96,7 @@ def create_challenge(challenger: Any, request: ChallengeRequest) -> Challenge:
     return challenge
 
 
-def _named_seats(challenger: Any, request: ChallengeRequest) -> dict[int, Any]:
+def _named_seats(challenger: Player, request: ChallengeRequest) -> dict[int, Player | None]:
     """Seat number -> player (None: open). Opponents take the odd seats, the partner seat 2."""
     opponents = list(request.opponents)
     if len(opponents) > request.players // 2:
@@ -111,7 +112,7 @@ def _named_seats(challenger: Any, request: ChallengeRequest) -> dict[int, Any]:
     if len(found) != len(ids):
         field_name = "opponents" if set(opponents) - set(found) else "partner_id"
         raise InvalidField(field_name, "no_such_player", "No such player.")
-    seats: dict[int, Any] = dict.fromkeys(range(request.players))
+    seats: dict[int, Player | None] = dict.fromkeys(range(request.players))
     seats[0] = challenger
     for number, player_id in zip(range(1, request.players, 2), opponents, strict=False):
         seats[number] = found[player_id]
@@ -120,7 +121,7 @@ def _named_seats(challenger: Any, request: ChallengeRequest) -> dict[int, Any]:
     return seats
 
 
-def check_may_challenge(challenger: Any, player: Any) -> None:
+def check_may_challenge(challenger: Player, player: Player) -> None:
     """``player`` takes challenges from ``challenger``: no block either way, and known to him if
     he takes none from strangers."""
     blocks = players.blocks_among([challenger.pk, player.pk])
@@ -134,7 +135,9 @@ def check_may_challenge(challenger: Any, player: Any) -> None:
         raise ChallengeRefused()
 
 
-def visible_challenge(player: Any, challenge_id: Any, token: str | None = None) -> Challenge:
+def visible_challenge(
+    player: Player, challenge_id: uuid.UUID | str, token: str | None = None
+) -> Challenge:
     """A challenge its seated players see, and anyone with its link; to others it is not there."""
     challenge = by_id(Challenge.objects.all(), challenge_id)
     if challenge is None or not (
@@ -151,11 +154,11 @@ def by_link(token: str) -> Challenge:
     return challenge
 
 
-def _seated(challenge: Challenge, player: Any) -> bool:
+def _seated(challenge: Challenge, player: Player) -> bool:
     return ChallengeSeat.objects.filter(challenge=challenge, player=player).exists()
 
 
-def _locked(player: Any, challenge_id: Any, token: str | None = None) -> Challenge:
+def _locked(player: Player, challenge_id: uuid.UUID | str, token: str | None = None) -> Challenge:
     visible_challenge(player, challenge_id, token)
     challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
     if challenge.status != Challenge.Status.PENDING:
@@ -165,7 +168,7 @@ def _locked(player: Any, challenge_id: Any, token: str | None = None) -> Challen
     return challenge
 
 
-def accept(player: Any, challenge_id: Any, *, token: str | None = None) -> Challenge:
+def accept(player: Player, challenge_id: uuid.UUID | str, *, token: str | None = None) -> Challenge:
     """Accept a named seat, or take an open one with the link; the last acceptance starts it."""
     with transaction.atomic():
         challenge = _locked(player, challenge_id, token)
@@ -182,11 +185,13 @@ def accept(player: Any, challenge_id: Any, *, token: str | None = None) -> Chall
     return challenge
 
 
-def _take_open_seat(challenge: Challenge, seats: list[ChallengeSeat], player: Any) -> Any:
+def _take_open_seat(
+    challenge: Challenge, seats: list[ChallengeSeat], player: Player
+) -> ChallengeSeat:
     free = [seat for seat in seats if seat.player_id is None]
     if not free:
         raise ChallengeClosed("Every seat of this challenge is taken.")
-    seated = [seat.player for seat in seats if seat.player_id is not None]
+    seated = [seat.player for seat in seats if seat.player is not None]
     for other in seated:  # a block either way keeps the two from one table
         if players.blocks_among([other.pk, player.pk]):
             raise ChallengeRefused()
@@ -211,14 +216,14 @@ def _start(challenge: Challenge, seats: list[ChallengeSeat]) -> None:
     challenge.answered_at = timezone.now()
     challenge.save(update_fields=["status", "game", "answered_at"])
     notices.tell(
-        [seat.player_id for seat in seats],
+        [seat.player_id for seat in seats if seat.player_id is not None],  # every seat: all taken
         Kind.CHALLENGE_ACCEPTED,
         game_id=game.pk,
         challenge_id=challenge.pk,
     )
 
 
-def decline(player: Any, challenge_id: Any, reason: str) -> Challenge:
+def decline(player: Player, challenge_id: uuid.UUID | str, reason: str) -> Challenge:
     with transaction.atomic():
         challenge = _locked(player, challenge_id)
         if challenge.challenger_id == player.pk:
@@ -237,7 +242,7 @@ def decline(player: Any, challenge_id: Any, reason: str) -> Challenge:
     return challenge
 
 
-def cancel(player: Any, challenge_id: Any) -> Challenge:
+def cancel(player: Player, challenge_id: uuid.UUID | str) -> Challenge:
     with transaction.atomic():
         challenge = _locked(player, challenge_id)
         if challenge.challenger_id != player.pk:
@@ -283,7 +288,7 @@ def cancel_all(player_ids: Iterable[int]) -> None:
             _end(challenge, Challenge.Status.CANCELLED, Kind.CHALLENGE_CANCELLED)
 
 
-def challenges_of(player: Any) -> list[Challenge]:
+def challenges_of(player: Player) -> list[Challenge]:
     """The player's challenges, sent and received, newest first."""
     return list(
         Challenge.objects.filter(Q(challenger=player) | Q(seats__player=player))

@@ -21,18 +21,19 @@ from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from games.errors import GameOver, NotSeated
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 from games.selectors import visible_game
 from lobby.errors import RoomClosed, TooManyMessages
 from lobby.models import ChatLine, ChatModeration
 from players import selectors as players
+from players.models import Player
 
 logger = structlog.get_logger(__name__)
 Room = ChatLine.Room
 _ON = (Game.Status.OPEN, Game.Status.ACTIVE)
 
 
-def say(player: Any, game_id: Any, room: str, text: str) -> ChatLine:
+def say(player: Player, game_id: GameId, room: str, text: str) -> ChatLine:
     game, seat = visible_game(game_id, player)
     if game.status not in _ON:
         raise GameOver("The table's chat closes when the match is over.")
@@ -61,7 +62,7 @@ def say(player: Any, game_id: Any, room: str, text: str) -> ChatLine:
     return line
 
 
-def lines(player: Any, game_id: Any, room: str, after: int = 0) -> list[ChatLine]:
+def lines(player: Player, game_id: GameId, room: str, after: int = 0) -> list[ChatLine]:
     """The room's lines after id ``after`` that ``player`` may read, oldest first."""
     game, seat = visible_game(game_id, player)
     if not may_read(game, seat, room):
@@ -76,7 +77,7 @@ def may_read(game: Game, seat: int | None, room: str) -> bool:
     return (seat is not None) == (room == Room.PLAYERS)
 
 
-def delivered_to(player: Any, found: QuerySet[ChatLine]) -> QuerySet[ChatLine]:
+def delivered_to(player: Player, found: QuerySet[ChatLine]) -> QuerySet[ChatLine]:
     """The lines not hidden by staff and not said by a player ``player`` blocks."""
     latest = ChatModeration.objects.filter(line=OuterRef("pk")).order_by("-at", "-id")
     visible = found.annotate(hidden=Subquery(latest.values("hidden")[:1])).filter(
@@ -98,7 +99,7 @@ def is_hidden(line: ChatLine) -> bool:
     return bool(latest and latest.hidden)
 
 
-def readable_lines(player: Any) -> QuerySet[ChatLine]:
+def readable_lines(player: Player) -> QuerySet[ChatLine]:
     """The lines of his data export: his own, and those of the tables he sat at that he may read
     now (the players' room; the spectators' room once the match is over)."""
     seated = Exists(Seat.objects.filter(player=player, game_id=OuterRef("game_id")))

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from games.models import GameId
 from notifications.models import Kind
 from notifications.services import notify_players
 from streams.notices import notify_players as tell_streams
 
 
-def tell(player_ids: Iterable[int], kind: Kind, *, game_id: Any = None, **data: Any) -> None:
+def tell(
+    player_ids: Iterable[int], kind: Kind, *, game_id: GameId | None = None, **data: Any
+) -> None:
     ids = sorted(set(player_ids))
     if not ids:
         return

@@ -16,18 +16,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.errors import GameNotOver, NotSeated
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 from games.selectors import visible_game
 from lobby import notices, tables
 from lobby.errors import NoRematch, NoRematchOffer, RematchClosed
 from lobby.models import Rematch
 from notifications.models import Kind
+from players.models import Player
 
 #: The rules' fields a game's creation takes as options: all but what create_game sets itself.
 _NOT_OPTIONS = ("preset", "players")
 
 
-def rematch_of(game_id: Any, player: Any) -> dict[str, Any]:
+def rematch_of(game_id: GameId, player: Player) -> dict[str, Any]:
     """The rematch state of a game, as its viewer may see it: the offer and both links."""
     game, _ = visible_game(game_id, player)
     offer = Rematch.objects.filter(game=game).first()
@@ -42,7 +43,7 @@ def rematch_of(game_id: Any, player: Any) -> dict[str, Any]:
     }
 
 
-def want_rematch(player: Any, game_id: Any) -> dict[str, Any]:
+def want_rematch(player: Player, game_id: GameId) -> dict[str, Any]:
     """Offer a rematch, or accept the one offered; everyone's acceptance starts the new game."""
     with transaction.atomic():
         game, seats = _locked_finished(player, game_id)
@@ -63,7 +64,7 @@ def want_rematch(player: Any, game_id: Any) -> dict[str, Any]:
     return rematch_of(game_id, player)
 
 
-def decline_rematch(player: Any, game_id: Any) -> dict[str, Any]:
+def decline_rematch(player: Player, game_id: GameId) -> dict[str, Any]:
     with transaction.atomic():
         game, seats = _locked_finished(player, game_id)
         offer = Rematch.objects.select_for_update().filter(game=game).first()
@@ -78,7 +79,7 @@ def decline_rematch(player: Any, game_id: Any) -> dict[str, Any]:
     return rematch_of(game_id, player)
 
 
-def _locked_finished(player: Any, game_id: Any) -> tuple[Game, list[Seat]]:
+def _locked_finished(player: Player, game_id: GameId) -> tuple[Game, list[Seat]]:
     game, seat = visible_game(game_id, player)
     if seat is None:
         raise NotSeated()

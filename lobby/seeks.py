@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -28,6 +29,7 @@ from django.utils import timezone
 
 from games import engine
 from games.errors import rules_error
+from games.models import Game
 from lobby import notices, pairing, tables
 from lobby.errors import (
     AlreadySeeking,
@@ -39,7 +41,7 @@ from lobby.lookups import by_id
 from lobby.models import QueueEntry, Seek
 from notifications.models import Kind
 from players import selectors as players
-from players.models import rating_pool
+from players.models import Player, rating_pool
 from players.services import InvalidField
 
 logger = structlog.get_logger(__name__)
@@ -75,7 +77,7 @@ def pool_key(preset: str, players: int, turn_seconds: int, rated: bool, rules: A
     return f"{preset}/{players}p/{turn_seconds}s/{'rated' if rated else 'casual'}/{digest}"
 
 
-def create_seek(player: Any, request: SeekRequest) -> Seek:
+def create_seek(player: Player, request: SeekRequest) -> Seek:
     """A new seek; paired at once if compatible seekers wait (the answer then says matched)."""
     seek = _insert(player, request)
     if seek.status == Seek.Status.OPEN:
@@ -84,7 +86,7 @@ def create_seek(player: Any, request: SeekRequest) -> Seek:
     return seek
 
 
-def _insert(player: Any, request: SeekRequest) -> Seek:
+def _insert(player: Player, request: SeekRequest) -> Seek:
     try:
         rules = engine.resolve_rules(
             request.preset, {**request.options, "players": request.players}
@@ -131,7 +133,7 @@ def _insert(player: Any, request: SeekRequest) -> Seek:
     return seek
 
 
-def _partner(player: Any, request: SeekRequest) -> Any:
+def _partner(player: Player, request: SeekRequest) -> Player | None:
     if request.partner_id is None:
         return None
     if request.players != 4:
@@ -147,7 +149,7 @@ def _partner(player: Any, request: SeekRequest) -> Any:
     return partner
 
 
-def confirm_partner(player: Any, seek_id: Any) -> Seek:
+def confirm_partner(player: Player, seek_id: uuid.UUID | str) -> Seek:
     """The named partner joins the seek: from now on the two wait, and are paired, together."""
     with transaction.atomic():
         seek = _locked(seek_id, player)
@@ -170,7 +172,7 @@ def confirm_partner(player: Any, seek_id: Any) -> Seek:
     return seek
 
 
-def cancel_seek(player: Any, seek_id: Any) -> Seek:
+def cancel_seek(player: Player, seek_id: uuid.UUID | str) -> Seek:
     with transaction.atomic():
         seek = _locked(seek_id, player)
         if seek.status not in WAITING:
@@ -179,7 +181,7 @@ def cancel_seek(player: Any, seek_id: Any) -> Seek:
     return seek
 
 
-def _locked(seek_id: Any, player: Any) -> Seek:
+def _locked(seek_id: uuid.UUID | str, player: Player) -> Seek:
     """The seek, locked (waiting for a pairing pass that holds it): a seeker's own only."""
     seek = by_id(Seek.objects.select_for_update(), seek_id)
     if seek is None or player.pk not in seek.seekers:
@@ -188,7 +190,7 @@ def _locked(seek_id: Any, player: Any) -> Seek:
 
 
 def _close(
-    seeks: Sequence[Seek], status: str, game: Any = None, at: datetime | None = None
+    seeks: Sequence[Seek], status: str, game: Game | None = None, at: datetime | None = None
 ) -> None:
     now = at or timezone.now()
     for seek in seeks:
@@ -285,7 +287,7 @@ def _start(seeks: list[Seek], now: datetime) -> None:
         rated=first.rated,
     )
     _close(seeks, Seek.Status.MATCHED, game, at=now)
-    notices.tell(seats, Kind.MATCH_FOUND, game_id=game.pk, seats=list(seats))
+    notices.tell(seats, Kind.MATCH_FOUND, game_id=game.pk, seats=list(seats), bots=0)
     logger.info("lobby.paired", game_id=str(game.pk), seeks=[str(seek.pk) for seek in seeks])
 
 
@@ -325,7 +327,10 @@ def fill_with_bots(now: datetime | None = None) -> int:
                 bots=bots,
             )
             _close([seek], Seek.Status.MATCHED, game)
-            notices.tell(seek.seekers, Kind.MATCH_FOUND, game_id=game.pk, bots=len(bots))
+            taken = [who.pk if who is not None else None for who in seats]
+            notices.tell(
+                seek.seekers, Kind.MATCH_FOUND, game_id=game.pk, seats=taken, bots=len(bots)
+            )
             made += 1
     return made
 

@@ -33,6 +33,17 @@ class Kind(models.TextChoices):
     REMATCH_DECLINED = "rematch_declined", "a player declined the rematch"
 
 
+#: The kinds about a game the subscriber is seated at, whose body is his seat's view of it
+#: (notifications/payloads.py); every other kind is the lobby's.
+GAME_KINDS = (
+    Kind.YOUR_TURN,
+    Kind.CALL_PENDING,
+    Kind.DEADLINE_NEAR,
+    Kind.HAND_ENDED,
+    Kind.MATCH_ENDED,
+)
+
+
 class Subscription(models.Model):
     """A URL that wants some kinds of notification about the games its owner is seated at.
 

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 from games.store import load_state, lock_game
 from notifications import outbox, signals
 from notifications.models import Kind, Reminder
@@ -38,7 +38,7 @@ def due(limit: int = 500) -> list[tuple[Any, int]]:
     return list(games.order_by("deadline").values_list("id", "version")[:limit])
 
 
-def remind(game_id: Any, version: int) -> bool:
+def remind(game_id: GameId, version: int) -> bool:
     """Remind the seats that must act at ``version``; False (nothing done) if stale or done."""
     with transaction.atomic():
         game = lock_game(game_id)

@@ -20,6 +20,7 @@ import socket
 import ssl
 import threading
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -53,7 +54,7 @@ def routing() -> dict[str, Any]:
     return {"queue": settings.WEBHOOK_QUEUE} if settings.WEBHOOK_QUEUE else {}
 
 
-def send_after_commit(delivery_id: Any, delay: float = 0) -> None:
+def send_after_commit(delivery_id: uuid.UUID | str, delay: float = 0) -> None:
     """Send after the outermost commit (at once outside a transaction); a delay beyond
     WEBHOOK_TASK_MAX_DELAY_SECONDS is left to the sweep, since a Redis ETA past the visibility
     timeout is delivered again (NOTES.md)."""

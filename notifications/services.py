@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import copy
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from games.models import GameId
 from notifications import selectors, sending, signing
 from notifications.errors import DeliveryPending
 from notifications.models import Delivery, Kind, Subscription
+from players.models import Player
 
 
-def subscribe(player: Any, *, url: str, kinds: list[str], description: str = "") -> Subscription:
+def subscribe(player: Player, *, url: str, kinds: list[str], description: str = "") -> Subscription:
     """A new subscription with a fresh secret; the caller shows the secret this once."""
     return Subscription.objects.create(
         player=player,
@@ -25,7 +28,7 @@ def subscribe(player: Any, *, url: str, kinds: list[str], description: str = "")
     )
 
 
-def unsubscribe(player: Any, subscription_id: Any) -> None:
+def unsubscribe(player: Player, subscription_id: uuid.UUID | str) -> None:
     """Its deliveries go with it; a task that finds its delivery gone does nothing.
 
     The deliveries are locked first: an attempt being recorded holds its delivery's row for the
@@ -38,7 +41,7 @@ def unsubscribe(player: Any, subscription_id: Any) -> None:
         subscription.delete()
 
 
-def replay(player: Any, delivery_id: Any) -> Delivery:
+def replay(player: Player, delivery_id: uuid.UUID | str) -> Delivery:
     """Send a finished delivery's body again, as a new delivery with a new ``webhook-id``: the
     receiver dedupes by that id, and a replay is asked for precisely to be processed again."""
     with transaction.atomic():
@@ -58,7 +61,7 @@ def replay(player: Any, delivery_id: Any) -> Delivery:
 
 
 def notify_players(
-    player_ids: Iterable[int], kind: Kind, data: dict[str, Any], *, game_id: Any = None
+    player_ids: Iterable[int], kind: Kind, data: dict[str, Any], *, game_id: GameId | None = None
 ) -> list[Delivery]:
     """A lobby notice (a match found, a challenge...) to the subscriptions of these players that
     want ``kind``, written in the caller's transaction and sent after it commits. ``data`` holds

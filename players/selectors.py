@@ -132,7 +132,7 @@ def blocks_among(player_ids: Iterable[int]) -> frozenset[tuple[int, int]]:
     return frozenset(rows.values_list("blocker_id", "blocked_id"))
 
 
-def blocked_by(player: Any) -> list[int]:
+def blocked_by(player: Player) -> list[int]:
     """The ids of the players ``player`` blocks."""
     return list(Block.objects.filter(blocker=player).values_list("blocked_id", flat=True))
 
@@ -145,7 +145,7 @@ def have_shared_a_table(player_id: int, other_id: int) -> bool:
     ).exists()
 
 
-def pool_stats(player: Any) -> list[dict[str, Any]]:
+def pool_stats(player: Player) -> list[dict[str, Any]]:
     """Games, wins and losses in every pool, counting each finished match with a winner (rated or
     not; an aborted game is no result)."""
     counts: dict[tuple[str, str], list[int]] = {

@@ -8,6 +8,7 @@ never be two people at one table; login accepts the username in any case for the
 from __future__ import annotations
 
 import secrets
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
@@ -244,7 +245,7 @@ class NoSuchPlayer(InvalidField):
 # --- Ratings -------------------------------------------------------------------------------------
 
 
-def rate_game(game_id: Any) -> list[RatingChange]:
+def rate_game(game_id: uuid.UUID | str) -> list[RatingChange]:
     """Apply a finished game's result to its players' ratings, once; the changes written.
 
     A no-op (an empty list) unless the game is finished, rated and has a winner (a forfeit counts:

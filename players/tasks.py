@@ -9,8 +9,8 @@ every five minutes (CELERY_BEAT_SCHEDULE in settings.py), rates whatever such ga
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
-from typing import Any
 
 from celery import shared_task
 from django.db import OperationalError
@@ -34,7 +34,7 @@ RECONCILE_BATCH = 500
     retry_backoff=True,
     max_retries=5,
 )
-def rate_game(game_id: Any) -> int:
+def rate_game(game_id: uuid.UUID | str) -> int:
     """Rate one finished game; how many rating changes it wrote (0 when there was nothing to do)."""
     return len(services.rate_game(game_id))
 
@@ -53,5 +53,5 @@ def reconcile_ratings(grace_seconds: int = RECONCILE_GRACE_SECONDS) -> int:
 @shared_task(name="players.tasks.purge_expired_tokens")
 def purge_expired_tokens() -> int:
     """Delete expired knox tokens (authentication checks only the token it is shown)."""
-    deleted, _ = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()
+    deleted: int = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()[0]
     return deleted

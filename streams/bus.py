@@ -23,18 +23,20 @@ import structlog
 from django.conf import settings
 from django.db import transaction
 
+from games.models import GameId
+
 logger = structlog.get_logger(__name__)
 
 
-def game_topic(game_id: Any) -> str:
+def game_topic(game_id: GameId) -> str:
     return f"game:{game_id}"
 
 
-def player_topic(player_id: Any) -> str:
+def player_topic(player_id: int) -> str:
     return f"player:{player_id}"
 
 
-def token_topic(player_id: Any) -> str:
+def token_topic(player_id: int) -> str:
     """A token of this player was revoked: his streams check theirs."""
     return f"token:{player_id}"
 

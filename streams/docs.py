@@ -102,7 +102,7 @@ def _body(error: Exception) -> dict[str, Any]:
 
 
 def _too_many() -> dict[str, Any]:
-    response = _problems(
+    response: dict[str, Any] = _problems(
         (
             "TooManyStreams",
             _body(TooManyStreams("You have 16 streams open already: close one.", 10)),

@@ -19,7 +19,7 @@ from games.models import Game, GameEvent, Seat
 from games.store import seats_of
 from notifications import signals as notification_signals
 from players import signals as player_signals
-from players.models import RatingChange
+from players.models import Player, RatingChange
 from streams import bus, notices
 from streams.models import PlayerFeed, PlayerNotice
 
@@ -137,7 +137,7 @@ def on_token_deleted(sender: Any, instance: AuthToken, **_: Any) -> None:
     bus.publish_on_commit([bus.token_topic(instance.user_id)])
 
 
-def on_account_deleting(sender: Any, player: Any, **_: Any) -> None:
+def on_account_deleting(sender: Any, player: Player, **_: Any) -> None:
     """His notices are his data: they go with his account."""
     PlayerNotice.objects.filter(player=player).delete()
     PlayerFeed.objects.filter(player=player).delete()

@@ -11,14 +11,16 @@ reader ends the stream.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Hashable
+import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 from games.errors import GameNotFound
-from games.models import Game
+from games.models import Game, GameId
 from games.selectors import etag, feed_item, game_payload
 from games.store import get_game, load_events, load_state, seats_of
+from players.models import Player
 from streams import bus, hub, sse
 from streams.limits import Claim
 from streams.live import Step, follow
@@ -32,7 +34,7 @@ OVER = (Game.Status.FINISHED, Game.Status.ABORTED)
 class Cursor:
     """Where a reader is: the last seq sent, the view's ETag, and what the hub compares."""
 
-    game_id: Any
+    game_id: GameId
     after: int
     tag: str | None = None
     mark: Any = None
@@ -44,7 +46,7 @@ def mark(game: Game) -> tuple[int, str, int]:
     return (game.version, game.status, int(game.updated_at.timestamp() * 1_000_000))
 
 
-def marks(game_ids: list[Hashable]) -> dict[Hashable, Any]:
+def marks(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, Any]:
     """The probe: ``mark`` of many games in one query."""
     rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version", "status", "updated_at")
     return {pk: (v, status, int(at.timestamp() * 1_000_000)) for pk, v, status, at in rows}
@@ -70,7 +72,7 @@ class Snapshot:
     it (``Hub.shared``), so a move followed by many readers costs one read of the database and
     one projection a seat, and a reader's wake none of the database thread's time."""
 
-    game_id: Any
+    game_id: GameId
     last_seq: int | None  # of the events read; None when there were none
     complete: bool  # the events reach the row's version (else: read again at once)
     over: bool
@@ -80,7 +82,7 @@ class Snapshot:
     projections: dict[int | None, Projection]
 
 
-def read(game_id: Any, after: int) -> Snapshot:
+def read(game_id: GameId, after: int) -> Snapshot:
     game = get_game(game_id)
     rows = [row for row in load_events(game, after, BATCH) if row.seq <= game.version]
     complete = not rows or rows[-1].seq >= game.version
@@ -123,7 +125,7 @@ def project(snapshot: Snapshot, cursor: Cursor, player_id: int) -> tuple[list[by
     return chunks, replace(cursor, tag=projection.tag, over=snapshot.over)
 
 
-def catch_up(cursor: Cursor, player: Any) -> tuple[list[bytes], Cursor]:
+def catch_up(cursor: Cursor, player: Player) -> tuple[list[bytes], Cursor]:
     """The messages that bring the reader from ``cursor`` to the game's version (WSGI: once)."""
     chunks: list[bytes] = []
     while True:
@@ -138,7 +140,7 @@ def _event(item: dict[str, Any]) -> bytes:
     return sse.message(item, event=item["type"], id=item["seq"])
 
 
-def live(cursor: Cursor, player: Any, digest: str, claim: Claim) -> AsyncIterator[bytes]:
+def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIterator[bytes]:
     """Catch up, then follow: until the game is over, the token revoked, or the client gone."""
 
     async def step(watch: hub.Watch) -> Step:

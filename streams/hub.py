@@ -16,7 +16,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import redis.asyncio as aioredis
 import structlog
@@ -34,9 +34,14 @@ Probe = Callable[[list[Hashable]], dict[Hashable, Any]]
 _probes: dict[str, Probe] = {}
 _pokes = itertools.count(1)
 
+#: The kind of key one probe reads by (a player's id, a game's id, a token's digest).
+Key = TypeVar("Key", bound=Hashable)
 
-def register_probe(name: str, probe: Probe) -> None:
-    _probes[name] = probe
+
+def register_probe(name: str, probe: Callable[[list[Key]], dict[Key, Any]]) -> None:
+    # A probe is asked only the keys its own watches put in ``Watch.seen`` under its name, so
+    # they are of its kind: the registry holds probes of every kind under one type.
+    _probes[name] = cast(Probe, probe)
 
 
 class Watch:

@@ -61,8 +61,10 @@ class Limits:
         now, ttl, cap = time.time(), claim_ttl(), settings.STREAMS_PER_PLAYER
         claim = Claim(player_id, uuid.uuid4().hex, now)
         if self.hub.redis is not None:
-            granted = await self.hub.redis.eval(
-                _CLAIM, 1, self._key(player_id), now, ttl, cap, claim.id
+            # The numbers as redis-py would encode them (repr), as its hints ask for str. Its hints
+            # give the sync and the async client one result type, a value or an awaitable.
+            granted = await self.hub.redis.eval(  # type: ignore[misc]
+                _CLAIM, 1, self._key(player_id), repr(now), repr(ttl), cap, claim.id
             )
         else:
             mine = self._local[player_id]

@@ -10,8 +10,9 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from games.models import Game
+from games.models import Game, GameId
 from games.selectors import feed_page, visible_game
+from players.models import Player
 from streams import bus, game_stream, hub
 from streams.errors import CursorAhead
 from streams.limits import limits
@@ -41,7 +42,7 @@ async def wait_for_events(game: Game, player_id: int, after: int, timeout: float
         await limits(here).release(claim)
 
 
-def opened(game_id: Any, player: Any, after: int) -> tuple[Game, int | None]:
+def opened(game_id: GameId, player: Player, after: int) -> tuple[Game, int | None]:
     game, seat = visible_game(game_id, player)
     if after > game.version:
         raise CursorAhead(game.version)

@@ -9,14 +9,14 @@ him is the answer to a call.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import AsyncIterator, Hashable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 from asgiref.sync import sync_to_async
 
 from games import engine
-from games.models import Seat
+from games.models import GameId, Seat
 from games.store import get_game, load_state
 from streams import bus, hub, sse
 from streams.limits import Claim
@@ -42,17 +42,17 @@ def last_seq(player_id: int) -> int:
     return found or 0
 
 
-def awaiting(player_ids: list[Hashable]) -> dict[Hashable, frozenset[Turn]]:
+def awaiting(player_ids: list[int]) -> dict[int, frozenset[Turn]]:
     rows = Seat.objects.filter(player_id__in=player_ids, awaiting=True).values_list(
         "player_id", "game_id", "game__version", "number"
     )
-    found: dict[Hashable, set[Turn]] = defaultdict(set)
+    found: dict[int, set[Turn]] = defaultdict(set)
     for player_id, game_id, version, seat in rows:
         found[player_id].add((game_id, version, seat))
     return {player_id: frozenset(turns) for player_id, turns in found.items()}
 
 
-def marks(player_ids: list[Hashable]) -> dict[Hashable, Any]:
+def marks(player_ids: list[int]) -> dict[int, Any]:
     """The probe: each player's last notice and the games awaiting him, two queries for all."""
     feeds = dict(PlayerFeed.objects.filter(pk__in=player_ids).values_list("pk", "last_seq"))
     turns = awaiting(player_ids)
@@ -81,7 +81,7 @@ def catch_up(cursor: PlayerCursor) -> tuple[list[bytes], PlayerCursor, Any]:
     return chunks, replace(cursor, told=turns), (cursor.after, turns)
 
 
-def _turn_messages(game_id: Any, version: int, seat: int) -> list[bytes]:
+def _turn_messages(game_id: GameId, version: int, seat: int) -> list[bytes]:
     game = get_game(game_id)
     if game.version != version:
         return []  # moved on since: the next read tells the new turn

@@ -8,14 +8,20 @@ after the cursor and the view, then it ends, and an EventSource reconnects after
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from http import HTTPStatus
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 
 from games import selectors
 from streams import game_stream, hub, long_poll, player_stream, sse, tokens
@@ -30,14 +36,14 @@ from streams.queries import (
 from truc_api.problems import problem_for, problem_response
 from truc_api.serializers import validated
 
-View = Callable[..., Awaitable[HttpResponse]]
+View = Callable[..., Coroutine[Any, Any, HttpResponseBase]]
 
 
 def answers_problems(view: View) -> View:
     """Every refusal is problem+json, as everywhere in the API (truc_api/problems.py)."""
 
     @functools.wraps(view)
-    async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         try:
             return await view(request, *args, **kwargs)
         except Exception as error:
@@ -49,7 +55,7 @@ def answers_problems(view: View) -> View:
     return wrapper
 
 
-def _stream(request: HttpRequest, body: Any) -> HttpResponse:
+def _stream(request: HttpRequest, body: Any) -> HttpResponse | StreamingHttpResponse:
     if isinstance(body, list):  # finite (not served by the ASGI server)
         chunks = [sse.retry(settings.STREAM_RETRY_MILLISECONDS), *body]
         return HttpResponse(b"".join(chunks), content_type=sse.CONTENT_TYPE, headers=sse.HEADERS)
@@ -62,7 +68,7 @@ def is_live(request: HttpRequest) -> bool:
 
 def only_get(view: View) -> View:
     @functools.wraps(view)
-    async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    async def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method != "GET":
             refused = problem_response(HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed")
             refused["Allow"] = "GET"
@@ -74,7 +80,9 @@ def only_get(view: View) -> View:
 
 @answers_problems
 @only_get
-async def game_stream_view(request: HttpRequest, game_id: str) -> HttpResponse:
+async def game_stream_view(
+    request: HttpRequest, game_id: str
+) -> HttpResponse | StreamingHttpResponse:
     player, digest = await sync_to_async(tokens.authenticate)(request)
     query = stream_query(request, GameStreamQuerySerializer)
     game, _ = await sync_to_async(selectors.visible_game)(game_id, player)
@@ -93,7 +101,7 @@ async def game_stream_view(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @answers_problems
 @only_get
-async def player_stream_view(request: HttpRequest) -> HttpResponse:
+async def player_stream_view(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     player, digest = await sync_to_async(tokens.authenticate)(request)
     query = stream_query(request, PlayerStreamQuerySerializer)
     last = await sync_to_async(player_stream.last_seq)(player.pk)

@@ -8,7 +8,7 @@ from players.models import Player
 PASSWORD = "s3cret-Pass!"
 
 
-class PlayerFactory(DjangoModelFactory):
+class PlayerFactory(DjangoModelFactory[Player]):
     class Meta:
         model = Player
 

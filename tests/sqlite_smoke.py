@@ -8,6 +8,7 @@ import io
 import random
 import sys
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import django
@@ -41,7 +42,14 @@ def poll(game_id: str, token: str, tag: str) -> int:
         "HTTP_IF_NONE_MATCH": tag,
     }
     started: dict[str, Any] = {}
-    b"".join(application(environ, lambda status, headers: started.update(status=status)))
+
+    def start_response(
+        status: str, headers: list[tuple[str, str]], exc_info: Any = None
+    ) -> Callable[[bytes], object]:
+        started.update(status=status)
+        return lambda data: None  # WSGI's write(), which Django never calls
+
+    b"".join(application(environ, start_response))
     return int(started["status"].split()[0])
 
 

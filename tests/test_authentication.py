@@ -12,6 +12,7 @@ from knox.signals import token_expired
 from rest_framework.request import Request
 from rest_framework.test import APIClient, APIRequestFactory
 
+from players.models import Player
 from tests.factories import PlayerFactory
 from truc_api.authentication import TokenAuthentication
 
@@ -25,12 +26,13 @@ def _client(token: str) -> APIClient:
 
 
 def test_a_token_and_its_player_take_one_query(django_assert_max_num_queries):
-    player = PlayerFactory()
+    player = PlayerFactory.create()
     _, token = AuthToken.objects.create(player)
     request = Request(APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {token}"))
 
     with django_assert_max_num_queries(1):
         found, _ = TokenAuthentication().authenticate(request)
+        assert isinstance(found, Player)
         assert (found.pk, found.display_name, found.is_active) == (
             player.pk,
             player.display_name,
@@ -40,7 +42,7 @@ def test_a_token_and_its_player_take_one_query(django_assert_max_num_queries):
 
 def test_auto_refresh_extends_a_used_token(settings):
     settings.REST_KNOX = {**settings.REST_KNOX, "AUTO_REFRESH": True, "MIN_REFRESH_INTERVAL": 0}
-    instance, token = AuthToken.objects.create(PlayerFactory())
+    instance, token = AuthToken.objects.create(PlayerFactory.create())
     soon = timezone.now() + timedelta(hours=1)
     AuthToken.objects.filter(pk=instance.pk).update(expiry=soon)
 
@@ -50,7 +52,7 @@ def test_auto_refresh_extends_a_used_token(settings):
 
 
 def test_without_auto_refresh_a_token_keeps_its_expiry():
-    instance, token = AuthToken.objects.create(PlayerFactory())
+    instance, token = AuthToken.objects.create(PlayerFactory.create())
 
     assert _client(token).get("/api/players/me").status_code == 200
 
@@ -58,7 +60,7 @@ def test_without_auto_refresh_a_token_keeps_its_expiry():
 
 
 def test_an_expired_token_is_deleted_and_knox_says_so():
-    player = PlayerFactory()
+    player = PlayerFactory.create()
     instance, token = AuthToken.objects.create(player)
     AuthToken.objects.filter(pk=instance.pk).update(expiry=timezone.now() - timedelta(seconds=1))
     heard: list[dict] = []

@@ -1,10 +1,11 @@
 """Every error is application/problem+json with a stable `code` (truc_api/problems.py)."""
 
 import json
+from collections.abc import Callable
 
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.test import RequestFactory
 from django.urls import get_resolver
 from rest_framework import exceptions
@@ -52,7 +53,9 @@ def test_problems_unacceptable_media_type_is_a_406(client):
 
 @pytest.mark.parametrize("status", [400, 403, 404, 500])
 def test_problems_django_error_handlers_answer_json(status):
-    handler = get_resolver().resolve_error_handler(status)
+    # (request) for handler500, (request, exception) for the others: django-stubs type every
+    # handler as handler500.
+    handler: Callable[..., HttpResponse] = get_resolver().resolve_error_handler(status)
     request = RequestFactory().get("/anywhere")
 
     response = handler(request) if status == 500 else handler(request, Exception("boom"))

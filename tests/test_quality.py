@@ -1,4 +1,4 @@
-"""The code is linted, formatted and (for the engine) strictly typed: run as ordinary tests."""
+"""The code is linted, formatted and type-checked: run as ordinary tests."""
 
 import subprocess
 import sys
@@ -20,8 +20,14 @@ def test_ruff_lint_and_format_are_clean() -> None:
         assert result.returncode == 0, f"{' '.join(args)}:\n{result.stdout}{result.stderr}"
 
 
-#: The pure-Python parts, typed strictly: the referee, the bots, the Elo functions.
+#: The pure-Python parts, typed strictly on their own: the referee, the bots, the Elo functions.
 STRICT = ("games/engine", "games/bots", "players/ratings.py")
+
+
+def test_project_passes_mypy() -> None:
+    """The files pyproject.toml's [tool.mypy] names, with django-stubs and DRF's stubs."""
+    result = _run("mypy")
+    assert result.returncode == 0, f"mypy:\n{result.stdout}{result.stderr}"
 
 
 def test_pure_modules_pass_mypy_strict() -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import structlog
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -46,7 +47,7 @@ def find_token(digest: str, key: str) -> AuthToken | None:
 Finder = Callable[[str, str], AuthToken | None]
 
 
-class TokenAuthentication(KnoxTokenAuthentication):
+class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # knox: no type hints
     """knox's token authentication in one query, naming the player on every later log line of
     the request: his id, never the token."""
 
@@ -57,7 +58,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
         found: Finder | None = getattr(request.parser_context.get("view"), "find_token", None)
         return find_token if found is None else found
 
-    def authenticate(self, request: Request) -> tuple[Any, AuthToken] | None:
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, AuthToken] | None:
         # An instance serves one request (DRF makes them per request).
         self.find = self.finder(request)
         header = get_authorization_header(request).split()
@@ -65,12 +66,12 @@ class TokenAuthentication(KnoxTokenAuthentication):
             return None  # another scheme, or none: anonymous
         if len(header) != 2:
             raise AuthenticationFailed(_("Invalid token header: send `Bearer <token>`."))
-        result: tuple[Any, AuthToken] | None = self.authenticate_credentials(header[1])
+        result: tuple[AbstractBaseUser, AuthToken] | None = self.authenticate_credentials(header[1])
         if result is not None:
             structlog.contextvars.bind_contextvars(player_id=result[0].pk)
         return result
 
-    def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
+    def authenticate_credentials(self, token: bytes) -> tuple[AbstractBaseUser, AuthToken]:
         try:
             text = token.decode()
             digest = hash_token(text)

@@ -1,6 +1,6 @@
 """JSON in and out of the API with orjson.
 
-Rendering and parsing JSON was about a twentieth of the CPU an action costs with its reads
+Rendering and parsing JSON is a measurable part of the CPU an action costs with its reads
 (bench/README.md): DRF's renderer and parser go through the standard library's encoder and a
 text stream. Same output: compact, UTF-8, non-string keys as strings, anything else orjson does not
 know (lazy translations, decimals) handed to DRF's encoder.
@@ -8,13 +8,15 @@ know (lazy translations, decimals) handed to DRF's encoder.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 from rest_framework.exceptions import ParseError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
-from rest_framework.renderers import JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
 _FALLBACK = JSONEncoder().default
@@ -52,12 +54,14 @@ def _whole(value: Any) -> Any:
 class Negotiation(DefaultContentNegotiation):
     """DRF's content negotiation, with the answer to the requests nearly every client sends
     worked out at once: no ``Accept``, ``*/*`` or ``application/json``, and no format asked in
-    the URL. DRF parses and ranks the header for each request, a fifth of a request's fixed
-    cost (bench/README.md). Anything else is DRF's to decide (a 406 included)."""
+    the URL. DRF parses and ranks the header for each request, a large part of a request's
+    fixed cost (bench/README.md). Anything else is DRF's to decide (a 406 included)."""
 
-    def select_renderer(
-        self, request: Any, renderers: list[Any], format_suffix: str | None = None
-    ) -> tuple[Any, str]:
+    # DRF passes the view's list of renderers (APIView.perform_content_negotiation), which its
+    # own implementation iterates more than once: the stubs' Iterable is wider than any caller.
+    def select_renderer(  # type: ignore[override]
+        self, request: Request, renderers: Sequence[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
         accept = request.META.get("HTTP_ACCEPT", "*/*")
         if (
             renderers

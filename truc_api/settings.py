@@ -10,6 +10,7 @@ import ipaddress
 import warnings
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from corsheaders.defaults import default_headers as default_cors_headers
@@ -167,7 +168,7 @@ TIMEOUT_TASK_MAX_SECONDS = env.int("TIMEOUT_TASK_MAX_SECONDS", default=1800)
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
 # How long an action's answer is kept for a retry with the same Idempotency-Key: a client retries
 # within seconds or minutes; a day covers a phone left offline overnight. The beat purges older
-# records every hour (they were 1.77 KB of the 4.5 KB the database grew per action: README.md).
+# records every hour (they were much of what the database grew per action: README.md).
 IDEMPOTENCY_HOURS = env.int("IDEMPOTENCY_HOURS", default=24)
 # A player waits at so many open games at most, and an open game waits so long for its players.
 OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)
@@ -241,7 +242,7 @@ REST_KNOX = {
     "AUTO_REFRESH": False,
 }
 
-SPECTACULAR_SETTINGS = {
+SPECTACULAR_SETTINGS: dict[str, Any] = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
         "LevelEnum": "games.bots.LEVELS",
@@ -271,9 +272,13 @@ SPECTACULAR_SETTINGS = {
             }
         }
     },
-    # The contract's components (games/contract.py) and the problem codes (truc_api/openapi.py).
+    # The contract's components (games/contract.py), the webhooks, and the problem codes
+    # (truc_api/openapi.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        # Each lobby kind's body, then every webhook and their union (the lobby's first).
+        "lobby.api.webhooks.install",
+        "notifications.api.webhooks.install",
         "games.contract.install",
         "truc_api.openapi.postprocess",
     ],
@@ -290,8 +295,8 @@ WEBHOOK_RETRY_DELAYS = [
 ]
 # An attempt holds a worker this long at most: connecting to the receiver, then the whole
 # exchange (a receiver that trickles its answer is cut off at WEBHOOK_TIMEOUT_SECONDS).
-WEBHOOK_CONNECT_TIMEOUT_SECONDS = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=2.0)
-WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+WEBHOOK_CONNECT_TIMEOUT_SECONDS: float = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=2.0)
+WEBHOOK_TIMEOUT_SECONDS: float = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
 # A retry further away gets no ETA task (a Redis ETA past the visibility timeout is delivered
 # again, NOTES.md): the sweep sends it once it is overdue by WEBHOOK_SWEEP_GRACE_SECONDS.
 WEBHOOK_TASK_MAX_DELAY_SECONDS = env.float("WEBHOOK_TASK_MAX_DELAY_SECONDS", default=1800.0)
@@ -330,7 +335,7 @@ STREAMS_CHANNEL_PREFIX = env.str("STREAMS_CHANNEL_PREFIX", default="truc")
 STREAM_HEARTBEAT_SECONDS = env.float("STREAM_HEARTBEAT_SECONDS", default=15.0)
 # How often a process asks the database whether anything moved that no notification told (a
 # lost one, or with no Redis a move made by another process, such as the Celery worker).
-STREAM_CHECK_SECONDS = env.float(
+STREAM_CHECK_SECONDS: float = env.float(
     "STREAM_CHECK_SECONDS", default=STREAM_HEARTBEAT_SECONDS if STREAMS_REDIS_URL else 1.0
 )
 # Threads a streams process reads games on (each with its own database connection): a read

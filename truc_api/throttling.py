@@ -3,7 +3,8 @@
 DRF's throttles keep the time of every request of the last period in a list that each request
 reads, trims and writes back whole: at the user rate of 600 a minute, up to 600 floats pickled
 and sent to the cache and back on every request (to Redis, in docker-compose.yml). That cost
-15-25 % of the actions a second in bench/http_load.py with ``--cache-url`` (bench/README.md).
+a large share of the actions a second in bench/http_load.py with ``--cache-url``
+(bench/README.md).
 
 Here the count is one "theoretical arrival time" per client (the generic cell rate algorithm):
 a rate of N per period lets a burst of N through, then one request every period / N. The same
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import ipaddress
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.cache import caches
@@ -29,12 +30,20 @@ from django.core.cache.backends.redis import RedisCache
 from django.utils.connection import ConnectionProxy
 from redis.commands.core import Script
 from rest_framework import throttling
+from rest_framework.request import Request
+
+if TYPE_CHECKING:  # DRF's views import its settings, which import these throttles
+    from rest_framework.views import APIView
 
 
 class _Cell(throttling.SimpleRateThrottle):
     wait_seconds = 0.0
+    # DRF's __init__ sets both from the rate (parse_rate); its stubs leave them out. Read only
+    # once a rate is set.
+    num_requests: int
+    duration: int
 
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:
             return True
         self.key = self.get_cache_key(request, view)
@@ -56,7 +65,7 @@ class _Cell(throttling.SimpleRateThrottle):
     def wait(self) -> float:
         return self.wait_seconds
 
-    def get_ident(self, request: Any) -> str:
+    def get_ident(self, request: Request) -> str:
         return client_address(request.META)
 
 

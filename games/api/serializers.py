@@ -138,12 +138,12 @@ class OpenGamesQuerySerializer(StrictSerializer):
 # --- output (documentation of the selectors' dictionaries) -------------------------------------
 
 
-class PlayerRefSerializer(serializers.Serializer):
+class PlayerRefSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class TableSeatSerializer(serializers.Serializer):
+class TableSeatSerializer(serializers.Serializer[Any]):
     """A seat of the table and who sits in it."""
 
     seat = component("Seat")
@@ -151,12 +151,12 @@ class TableSeatSerializer(serializers.Serializer):
     player = PlayerRefSerializer(allow_null=True, help_text="Null for a free seat.")
 
 
-class PlaySerializer(serializers.Serializer):
+class PlaySerializer(serializers.Serializer[Any]):
     seat = component("Seat")
     card = component("CardCode")
 
 
-class PendingCallSerializer(serializers.Serializer):
+class PendingCallSerializer(serializers.Serializer[Any]):
     ladder = component("Ladder")
     call = component("Call")
     caller = component("Seat", help_text="The seat that made the call.")
@@ -169,12 +169,12 @@ class PendingCallSerializer(serializers.Serializer):
     )
 
 
-class TrucoViewSerializer(serializers.Serializer):
+class TrucoViewSerializer(serializers.Serializer[Any]):
     level = component("TrucoLevel", help_text="The accepted level: 1 (no call) to 5 (joc fora).")
     holder = component("Side", nullable=True, help_text="The side holding the quiero (may raise).")
 
 
-class EnvidoViewSerializer(serializers.Serializer):
+class EnvidoViewSerializer(serializers.Serializer[Any]):
     calls = component("EnvidoCall", many=True, help_text="This hand's envido calls, in order.")
     winner = component("Side", nullable=True, help_text="The side that won an accepted envido.")
     value = serializers.IntegerField(allow_null=True, help_text="The winning value only.")
@@ -188,7 +188,7 @@ class EnvidoViewSerializer(serializers.Serializer):
     )
 
 
-class FlorViewSerializer(serializers.Serializer):
+class FlorViewSerializer(serializers.Serializer[Any]):
     """The hand's flor (RULES.md §5.3): who sang, the contest, and how it was settled."""
 
     sung = component("Seat", many=True, help_text="The seats that sang flor, in order.")
@@ -207,7 +207,7 @@ class FlorViewSerializer(serializers.Serializer):
     )
 
 
-class HandViewSerializer(serializers.Serializer):
+class HandViewSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1)
     dealer = component("Seat")
     mano = component("Seat", help_text="The seat after the dealer: it leads the first baza.")
@@ -251,7 +251,7 @@ class HandViewSerializer(serializers.Serializer):
     flor = FlorViewSerializer()
 
 
-class StateViewSerializer(serializers.Serializer):
+class StateViewSerializer(serializers.Serializer[Any]):
     side = component("Side", nullable=True, help_text="The reader's side; null for a spectator.")
     scores = serializers.ListField(
         child=serializers.IntegerField(min_value=0), help_text="By side: this cama's scores."
@@ -269,7 +269,7 @@ class StateViewSerializer(serializers.Serializer):
     )
 
 
-class GameRatingChangeSerializer(serializers.Serializer):
+class GameRatingChangeSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     seat = component("Seat", nullable=True)
@@ -280,7 +280,7 @@ class GameRatingChangeSerializer(serializers.Serializer):
     delta = serializers.IntegerField()
 
 
-class ClockSerializer(serializers.Serializer):
+class ClockSerializer(serializers.Serializer[Any]):
     turn_seconds = serializers.IntegerField()
     forfeit_after = serializers.IntegerField()
 
@@ -288,7 +288,7 @@ class ClockSerializer(serializers.Serializer):
 _VERSION = "The number of events in the game's log: the last event's `seq` (0 before it starts)."
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     preset = component("Preset")
     players = component("Players")
@@ -313,7 +313,7 @@ class GameSerializer(serializers.Serializer):
     state = StateViewSerializer(allow_null=True, help_text="Null until the table is full.")
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     preset = component("Preset")
     players = component("Players")
@@ -331,7 +331,7 @@ class GameSummarySerializer(serializers.Serializer):
     awaiting = serializers.BooleanField(help_text="The game waits for the caller.")
 
 
-class FeedPageSerializer(serializers.Serializer):
+class FeedPageSerializer(serializers.Serializer[Any]):
     events = component(
         "FeedItem", many=True, help_text="In order of `seq`, redacted for the reader."
     )
@@ -344,13 +344,13 @@ class FeedPageSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=0, help_text=_VERSION)
 
 
-class ActionResultSerializer(serializers.Serializer):
+class ActionResultSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(help_text=_VERSION)
     events = component("FeedItem", many=True, help_text="The events this action caused.")
     game = GameSerializer()
 
 
-class CamaRecordSerializer(serializers.Serializer):
+class CamaRecordSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1)
     winner = component("Side", nullable=True, help_text="As in its `cama_ended` event.")
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
@@ -358,7 +358,7 @@ class CamaRecordSerializer(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
-class HandRecordSerializer(serializers.Serializer):
+class HandRecordSerializer(serializers.Serializer[Any]):
     """A hand, in the words of its `hand_dealt` and `hand_ended` events."""
 
     number = serializers.IntegerField(min_value=1)
@@ -375,12 +375,12 @@ class HandRecordSerializer(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
-class HistorySerializer(serializers.Serializer):
+class HistorySerializer(serializers.Serializer[Any]):
     camas = CamaRecordSerializer(many=True)
     hands = HandRecordSerializer(many=True)
 
 
-class ExportSerializer(serializers.Serializer):
+class ExportSerializer(serializers.Serializer[Any]):
     game = GameSerializer()
     history = HistorySerializer()
     events = component("FeedItem", many=True)
@@ -389,19 +389,19 @@ class ExportSerializer(serializers.Serializer):
 # --- GET /api/rules ----------------------------------------------------------------------------
 
 
-class SuitInfoSerializer(serializers.Serializer):
+class SuitInfoSerializer(serializers.Serializer[Any]):
     code = component("Suit")
     es = serializers.CharField(help_text="Its name in Spanish.")
     ca = serializers.CharField(help_text="Its name in Valencian.")
 
 
-class FigureSerializer(serializers.Serializer):
+class FigureSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     es = serializers.CharField()
     ca = serializers.CharField()
 
 
-class CardInfoSerializer(serializers.Serializer):
+class CardInfoSerializer(serializers.Serializer[Any]):
     code = component("CardCode")
     rank = serializers.IntegerField()
     suit = component("Suit")
@@ -411,12 +411,12 @@ class CardInfoSerializer(serializers.Serializer):
     envido_value = serializers.IntegerField(help_text="Face value 1-7, 0 for the figures.")
 
 
-class DeckInfoSerializer(serializers.Serializer):
+class DeckInfoSerializer(serializers.Serializer[Any]):
     name = component("Deck")
     cards = CardInfoSerializer(many=True, help_text="Strongest first (truco order).")
 
 
-class OptionInfoSerializer(serializers.Serializer):
+class OptionInfoSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     type = serializers.ChoiceField(("integer", "choice", "boolean"))
     minimum = serializers.IntegerField(allow_null=True)
@@ -426,7 +426,7 @@ class OptionInfoSerializer(serializers.Serializer):
     )
 
 
-class ActionInfoSerializer(serializers.Serializer):
+class ActionInfoSerializer(serializers.Serializer[Any]):
     type = component("ActionType")
     aliases = component("ActionType", many=True, help_text="Valenciano names of it.")
     takes_card = serializers.BooleanField()
@@ -437,7 +437,7 @@ class ActionInfoSerializer(serializers.Serializer):
     )
 
 
-class RulesMetadataSerializer(serializers.Serializer):
+class RulesMetadataSerializer(serializers.Serializer[Any]):
     presets = component("Rules", many=True)
     options = OptionInfoSerializer(many=True)
     suits = SuitInfoSerializer(many=True)

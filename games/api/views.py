@@ -36,6 +36,7 @@ from games.api.serializers import (
     RulesMetadataSerializer,
 )
 from games.models import Game, Seat
+from players.api.requests import player_of
 from truc_api import authentication
 from truc_api.pagination import Page
 from truc_api.serializers import validated, validated_query
@@ -81,7 +82,7 @@ class GameCreateView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(GameCreateSerializer, request.data)
-        game = services.create_game(request.user, **data)
+        game = services.create_game(player_of(request), **data)
         return Response(
             selectors.game_view(game, 0),
             status=status.HTTP_201_CREATED,
@@ -111,7 +112,9 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         query = validated_query(OpenGamesQuerySerializer, request, paged=True)
         page = self.paginate_queryset(self.get_queryset().filter(**query))
-        mine = {seat.game_id: seat.number for seat in Seat.objects.filter(player=request.user)}
+        mine = {
+            seat.game_id: seat.number for seat in Seat.objects.filter(player=player_of(request))
+        }
         rows = [selectors.game_summary(game, mine.get(game.pk)) for game in page or []]
         return self.get_paginated_response(rows)
 
@@ -134,7 +137,7 @@ class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
     def get_queryset(self) -> QuerySet[Seat]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return Seat.objects.none()
-        return selectors.my_games(self.request.user)
+        return selectors.my_games(player_of(self.request))
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
@@ -152,8 +155,8 @@ class JoinByCodeView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(JoinByCodeSerializer, request.data)
-        game = services.join_by_code(request.user, data["join_code"], seat=data.get("seat"))
-        return Response(selectors.game_view(game, selectors.viewer_seat(game, request.user)))
+        game = services.join_by_code(player_of(request), data["join_code"], seat=data.get("seat"))
+        return Response(selectors.game_view(game, selectors.viewer_seat(game, player_of(request))))
 
 
 class GameView(APIView):
@@ -184,7 +187,7 @@ class GameView(APIView):
         if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
             headers = {"ETag": tag, **_CACHING}
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        view, tag = selectors.current_view(game_id, request.user)
+        view, tag = selectors.current_view(game_id, player_of(request))
         return Response(view, headers={"ETag": tag, **_CACHING})
 
 
@@ -211,9 +214,9 @@ class JoinView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         data = validated(JoinSerializer, request.data)
         game = services.join_game(
-            request.user, game_id, seat=data.get("seat"), code=data.get("join_code")
+            player_of(request), game_id, seat=data.get("seat"), code=data.get("join_code")
         )
-        return Response(selectors.game_view(game, selectors.viewer_seat(game, request.user)))
+        return Response(selectors.game_view(game, selectors.viewer_seat(game, player_of(request))))
 
 
 class LeaveView(APIView):
@@ -226,7 +229,7 @@ class LeaveView(APIView):
         responses={204: None, **docs.problems("games_leave")},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        services.leave_game(request.user, game_id)
+        services.leave_game(player_of(request), game_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -240,8 +243,8 @@ class ResignView(APIView):
         responses={200: GameSerializer, **docs.problems("games_resign")},
     )
     def post(self, request: Request, game_id: str) -> Response:
-        game = services.resign(request.user, game_id)
-        return Response(selectors.game_view(game, selectors.viewer_seat(game, request.user)))
+        game = services.resign(player_of(request), game_id)
+        return Response(selectors.game_view(game, selectors.viewer_seat(game, player_of(request))))
 
 
 class ActionView(APIView):
@@ -268,7 +271,7 @@ class ActionView(APIView):
             tags.append(selectors.etag(acted.game, acted.seat))  # of the view in this answer
             return action_answer(acted)
 
-        result = services.act(request.user, game_id, body, key, answer=answer)
+        result = services.act(player_of(request), game_id, body, key, answer=answer)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {"ETag": tags[0]}
         return Response(result.body, status=result.status, headers=headers)
 
@@ -296,7 +299,7 @@ class EventFeedView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = validated_query(FeedQuerySerializer, request)
-        game, seat = selectors.visible_game(game_id, request.user)
+        game, seat = selectors.visible_game(game_id, player_of(request))
         return Response(selectors.feed_page(game, seat, query["after"], query["limit"]))
 
 
@@ -309,7 +312,7 @@ class HistoryView(APIView):
         responses={200: HistorySerializer, **docs.problems("games_history")},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game, _ = selectors.visible_game(game_id, request.user)
+        game, _ = selectors.visible_game(game_id, player_of(request))
         return Response(selectors.hand_history(game))
 
 
@@ -323,7 +326,7 @@ class ExportView(APIView):
         description="The whole record of a finished game, still without any unplayed card.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        game, seat = selectors.visible_game(game_id, request.user)
+        game, seat = selectors.visible_game(game_id, player_of(request))
         return Response(selectors.export(game, seat))
 
 

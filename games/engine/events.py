@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cache
 from typing import Any, ClassVar
 
 from .errors import InvalidEvent
@@ -44,11 +43,16 @@ class Event:
         return data
 
 
-@cache
 def _names(kind: type[Event]) -> tuple[str, ...]:
-    """An event class's field names, in order: ``fields()`` builds them anew on every call, and
-    every recorded event is turned into JSON."""
-    return tuple(field.name for field in fields(kind))
+    """An event class's field names, in order, found once: ``fields()`` builds them anew on
+    every call, and every recorded event is turned into JSON."""
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(field.name for field in fields(kind))
+    return names
+
+
+_NAMES: dict[type[Event], tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 from rest_framework import serializers
 
-from games.api.serializers import RuleOptionsField, component_choice
+from games.api.serializers import RuleOptionsField, component, component_choice
 from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
 from lobby.models import Challenge, ChatLine, Rematch, Seek
+from notifications.api.serializers import SubscriptionSerializer
+from players.api.serializers import (
+    PlayerSerializer,
+    PoolRatingSerializer,
+    PoolStatsSerializer,
+    RatingChangeSerializer,
+)
+from players.models import Player
 from truc_api.serializers import StrictSerializer
 
-_TURN = {
+
+class _TurnField(TypedDict):
+    min_value: int
+    max_value: int
+    default: int
+    help_text: str
+
+
+_TURN: _TurnField = {
     "min_value": 5,
     "max_value": 30 * 86_400,
     "default": 86_400,
@@ -190,19 +206,52 @@ class ChatLineSerializer(serializers.Serializer[Any]):
     at = serializers.DateTimeField(source="created_at")
 
 
+# --- the data export (lobby/export.py) ---------------------------------------------------------
+# Each part is the API's own shape where the API has one (a seek, a challenge, a rating, a game and
+# its feed, a subscription), so an export reads with the types a client already has.
+
+
+class DataExportProfileSerializer(PlayerSerializer):
+    """Your account as the server keeps it (no password, no token)."""
+
+    email = serializers.CharField(help_text="Empty when none was given.")
+    date_joined = serializers.DateTimeField()
+    challenges_from = serializers.ChoiceField(Player.ChallengesFrom.choices)
+
+
+class DataExportGameSerializer(serializers.Serializer[Any]):
+    seat = component("Seat", help_text="Your seat at it.")
+    game = component("Game", help_text="The game as your seat sees it (`GET /api/games/{id}`).")
+    events = component("FeedItem", many=True, help_text="Its whole log, redacted for your seat.")
+
+
+class DataExportChatLineSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    game_id = serializers.UUIDField()
+    room = serializers.ChoiceField(ChatLine.Room.choices)
+    author_id = serializers.IntegerField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField(source="created_at")
+
+
+class DataExportBlockSerializer(serializers.Serializer[Any]):
+    player_id = serializers.IntegerField(source="blocked_id", help_text="The player you block.")
+    at = serializers.DateTimeField(source="created_at")
+
+
 class DataExportSerializer(serializers.Serializer[Any]):
-    """Your data: JSON, as documented piece by piece in the README."""
+    """Your data: everything of yours the server keeps that you may see, and nothing else."""
 
     exported_at = serializers.DateTimeField()
-    profile = serializers.DictField()
-    ratings = serializers.ListField(child=serializers.DictField())
-    rating_history = serializers.ListField(child=serializers.DictField())
-    stats = serializers.ListField(child=serializers.DictField())
-    games = serializers.ListField(
-        child=serializers.DictField(), help_text="Each game as your seat sees it, with its events."
+    profile = DataExportProfileSerializer()
+    ratings = PoolRatingSerializer(many=True, help_text="Every pool, played or not.")
+    rating_history = RatingChangeSerializer(many=True, help_text="Newest first.")
+    stats = PoolStatsSerializer(many=True)
+    games = DataExportGameSerializer(many=True, help_text="Every game you sat at, oldest first.")
+    chat = DataExportChatLineSerializer(
+        many=True, help_text="The lines you may read now: yours and your tables'."
     )
-    chat = serializers.ListField(child=serializers.DictField())
-    seeks = serializers.ListField(child=serializers.DictField())
-    challenges = serializers.ListField(child=serializers.DictField())
-    blocks = serializers.ListField(child=serializers.DictField())
-    webhook_subscriptions = serializers.ListField(child=serializers.DictField())
+    seeks = SeekSerializer(many=True, help_text="Yours and those naming you as partner.")
+    challenges = ChallengeSerializer(many=True, help_text="Those you sit at, sent or received.")
+    blocks = DataExportBlockSerializer(many=True, help_text="Yours (never who blocks you).")
+    webhook_subscriptions = SubscriptionSerializer(many=True, help_text="Without their secrets.")

@@ -28,7 +28,8 @@ from lobby.api.serializers import (
     SeekSerializer,
 )
 from lobby.lookups import by_id
-from lobby.models import Seek
+from lobby.models import Challenge, Seek
+from players.api.requests import player_of
 from players.services import InvalidField
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
@@ -141,7 +142,9 @@ class SeeksView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        mine = Seek.objects.filter(player=request.user) | Seek.objects.filter(partner=request.user)
+        mine = Seek.objects.filter(player=player_of(request)) | Seek.objects.filter(
+            partner=player_of(request)
+        )
         return Response(SeekSerializer(mine.order_by("-created_at")[:100], many=True).data)
 
     @extend_schema(
@@ -193,7 +196,7 @@ class SeeksView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(SeekCreateSerializer, request.data)
-        seek = seeks.create_seek(request.user, seeks.SeekRequest(**data))
+        seek = seeks.create_seek(player_of(request), seeks.SeekRequest(**data))
         return _seek_out(seek, status.HTTP_201_CREATED)
 
 
@@ -208,7 +211,7 @@ class SeekDetailView(APIView):
     )
     def get(self, request: Request, seek_id: str) -> Response:
         seek = by_id(Seek.objects.all(), seek_id)
-        if seek is None or request.user.pk not in seek.seekers:
+        if seek is None or player_of(request).pk not in seek.seekers:
             raise lobby_errors.SeekNotFound()
         return _seek_out(seek)
 
@@ -223,7 +226,7 @@ class SeekDetailView(APIView):
         parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, seek_id: str) -> Response:
-        return _seek_out(seeks.cancel_seek(request.user, seek_id))
+        return _seek_out(seeks.cancel_seek(player_of(request), seek_id))
 
 
 class SeekJoinView(APIView):
@@ -243,14 +246,14 @@ class SeekJoinView(APIView):
         parameters=[_SEEK_ID, RETRY_AFTER],
     )
     def post(self, request: Request, seek_id: str) -> Response:
-        return _seek_out(seeks.confirm_partner(request.user, seek_id))
+        return _seek_out(seeks.confirm_partner(player_of(request), seek_id))
 
 
 # --- challenges ----------------------------------------------------------------------------------
 
 
-def _challenge_out(request: Request, challenge: Any, http_status: int = 200) -> Response:
-    body = ChallengeSerializer(challenge, context={"viewer": request.user}).data
+def _challenge_out(request: Request, challenge: Challenge, http_status: int = 200) -> Response:
+    body = ChallengeSerializer(challenge, context={"viewer": player_of(request)}).data
     return Response(body, status=http_status)
 
 
@@ -263,8 +266,8 @@ class ChallengesView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        found = challenges.challenges_of(request.user)
-        body = ChallengeSerializer(found, many=True, context={"viewer": request.user}).data
+        found = challenges.challenges_of(player_of(request))
+        body = ChallengeSerializer(found, many=True, context={"viewer": player_of(request)}).data
         return Response(body)
 
     @extend_schema(
@@ -306,7 +309,9 @@ class ChallengesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(ChallengeCreateSerializer, request.data)
-        challenge = challenges.create_challenge(request.user, challenges.ChallengeRequest(**data))
+        challenge = challenges.create_challenge(
+            player_of(request), challenges.ChallengeRequest(**data)
+        )
         return _challenge_out(request, challenge, status.HTTP_201_CREATED)
 
 
@@ -320,7 +325,9 @@ class ChallengeDetailView(APIView):
         examples=[_response("Pending", _CHALLENGE_EXAMPLE)],
     )
     def get(self, request: Request, challenge_id: str) -> Response:
-        return _challenge_out(request, challenges.visible_challenge(request.user, challenge_id))
+        return _challenge_out(
+            request, challenges.visible_challenge(player_of(request), challenge_id)
+        )
 
 
 _ANSWER_ERRORS = (_CHALLENGE_NOT_FOUND, _CHALLENGE_CLOSED, _CHALLENGE_EXPIRED, _NOT_CHALLENGED)
@@ -336,7 +343,7 @@ class ChallengeAcceptView(APIView):
         parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        return _challenge_out(request, challenges.accept(request.user, challenge_id))
+        return _challenge_out(request, challenges.accept(player_of(request), challenge_id))
 
 
 class ChallengeLinkView(APIView):
@@ -365,7 +372,9 @@ class ChallengeLinkAcceptView(APIView):
     )
     def post(self, request: Request, token: str) -> Response:
         challenge = challenges.by_link(token)
-        return _challenge_out(request, challenges.accept(request.user, challenge.pk, token=token))
+        return _challenge_out(
+            request, challenges.accept(player_of(request), challenge.pk, token=token)
+        )
 
 
 class ChallengeDeclineView(APIView):
@@ -380,7 +389,7 @@ class ChallengeDeclineView(APIView):
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         data = validated(DeclineSerializer, request.data)
-        return _challenge_out(request, challenges.decline(request.user, challenge_id, **data))
+        return _challenge_out(request, challenges.decline(player_of(request), challenge_id, **data))
 
 
 class ChallengeCancelView(APIView):
@@ -393,7 +402,7 @@ class ChallengeCancelView(APIView):
         parameters=[_CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
-        return _challenge_out(request, challenges.cancel(request.user, challenge_id))
+        return _challenge_out(request, challenges.cancel(player_of(request), challenge_id))
 
 
 # --- rematch -------------------------------------------------------------------------------------
@@ -417,7 +426,7 @@ class RematchView(APIView):
         examples=[_response("Offered", _REMATCH_EXAMPLE)],
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.rematch_of(game_id, request.user)).data)
+        return Response(RematchSerializer(rematch.rematch_of(game_id, player_of(request))).data)
 
     @extend_schema(
         operation_id="games_rematch",
@@ -434,7 +443,7 @@ class RematchView(APIView):
         examples=[_response("Offered", _REMATCH_EXAMPLE)],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.want_rematch(request.user, game_id)).data)
+        return Response(RematchSerializer(rematch.want_rematch(player_of(request), game_id)).data)
 
 
 class RematchDeclineView(APIView):
@@ -450,7 +459,9 @@ class RematchDeclineView(APIView):
         parameters=[_GAME_ID, RETRY_AFTER],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.decline_rematch(request.user, game_id)).data)
+        return Response(
+            RematchSerializer(rematch.decline_rematch(player_of(request), game_id)).data
+        )
 
 
 # --- chat ----------------------------------------------------------------------------------------
@@ -493,7 +504,7 @@ class ChatView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         query = validated(ChatQuerySerializer, request.query_params.dict())
-        found = chat.lines(request.user, game_id, query["room"], query["after"])
+        found = chat.lines(player_of(request), game_id, query["room"], query["after"])
         return Response(ChatLineSerializer(found, many=True).data)
 
     @extend_schema(
@@ -530,7 +541,7 @@ class ChatView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         data = validated(ChatLineCreateSerializer, request.data)
-        line = chat.say(request.user, game_id, data["room"], data["text"])
+        line = chat.say(player_of(request), game_id, data["room"], data["text"])
         return Response(ChatLineSerializer(line).data, status=status.HTTP_201_CREATED)
 
 
@@ -551,4 +562,6 @@ class ExportView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        return Response(export.export_for(request.user))
+        player = player_of(request)
+        mine = export.export_for(player)
+        return Response(DataExportSerializer(mine, context={"viewer": player}).data)

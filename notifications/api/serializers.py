@@ -1,4 +1,4 @@
-"""The notifications API's shapes; the webhook body's serializers document what receivers get."""
+"""The notifications API's shapes (the webhooks' bodies: notifications/api/webhooks.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.serializers import StateViewSerializer, component
-from games.models import Game
+from games.api.serializers import component
 from notifications.addresses import AddressRefused, check_url
 from notifications.errors import UrlRefused
 from notifications.models import Delivery, Kind
@@ -90,25 +89,5 @@ class DeliverySerializer(serializers.Serializer[Any]):
     attempts = AttemptSerializer(source="attempt_log.all", many=True)
 
 
-# --- the webhook request's body (documentation for receivers) ---------------------------------
-
-
-class WebhookDataSerializer(serializers.Serializer[Any]):
-    game_id = serializers.UUIDField()
-    version = serializers.IntegerField(help_text="The game's version when this was sent.")
-    seat = serializers.IntegerField(help_text="The subscriber's seat at that game.")
-    status = serializers.ChoiceField(Game.Status.choices)
-    deadline = serializers.DateTimeField(allow_null=True)
-    events = component("FeedItem", many=True, help_text="The events that caused it, redacted.")
-    state = StateViewSerializer(help_text="The game as the seat sees it now.")
-
-
-class WebhookPayloadSerializer(serializers.Serializer[Any]):
-    type = serializers.ChoiceField(Kind.choices)
-    timestamp = serializers.DateTimeField(help_text="When the notification was written.")
-    # The metaclass moves declared fields into `_declared_fields`: `Serializer.data` survives.
-    data = WebhookDataSerializer()  # type: ignore[assignment]
-
-
 class DeliveryDetailSerializer(DeliverySerializer):
-    payload = WebhookPayloadSerializer(help_text="The body sent, byte for byte as JSON.")
+    payload = component("Notification", help_text="The body sent, byte for byte as JSON.")

@@ -27,6 +27,7 @@ from notifications.api.serializers import (
     SubscriptionSerializer,
 )
 from notifications.models import Delivery, Subscription
+from players.api.requests import player_of
 from truc_api.pagination import Page
 from truc_api.serializers import validated
 
@@ -84,7 +85,7 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
     )
     def post(self, request: Request) -> Response:
         data = validated(SubscriptionCreateSerializer, request.data)
-        subscription = services.subscribe(request.user, **data)
+        subscription = services.subscribe(player_of(request), **data)
         return Response(
             SubscriptionCreatedSerializer(subscription).data,
             status=status.HTTP_201_CREATED,
@@ -94,7 +95,7 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]
     def get_queryset(self) -> QuerySet[Subscription]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return Subscription.objects.none()
-        return selectors.subscriptions(self.request.user)
+        return selectors.subscriptions(player_of(self.request))
 
 
 class SubscriptionView(APIView):
@@ -106,7 +107,7 @@ class SubscriptionView(APIView):
         responses={200: SubscriptionSerializer, **docs.problems("webhooks_subscriptions_read")},
     )
     def get(self, request: Request, subscription_id: str) -> Response:
-        subscription = selectors.subscription(request.user, subscription_id)
+        subscription = selectors.subscription(player_of(request), subscription_id)
         return Response(SubscriptionSerializer(subscription).data)
 
     @extend_schema(
@@ -118,7 +119,7 @@ class SubscriptionView(APIView):
         description="Unsubscribe: nothing more is sent, pending deliveries included.",
     )
     def delete(self, request: Request, subscription_id: str) -> Response:
-        services.unsubscribe(request.user, subscription_id)
+        services.unsubscribe(player_of(request), subscription_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -141,7 +142,7 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]
     def get_queryset(self) -> QuerySet[Delivery]:
         if getattr(self, "swagger_fake_view", False):
             return Delivery.objects.none()
-        return selectors.deliveries(self.request.user)
+        return selectors.deliveries(player_of(self.request))
 
 
 class DeliveryView(APIView):
@@ -154,7 +155,7 @@ class DeliveryView(APIView):
         description="One delivery with its attempts and the body it sends.",
     )
     def get(self, request: Request, delivery_id: str) -> Response:
-        delivery = selectors.delivery(request.user, delivery_id)
+        delivery = selectors.delivery(player_of(request), delivery_id)
         return Response(DeliveryDetailSerializer(delivery).data)
 
 
@@ -172,9 +173,9 @@ class ReplayView(APIView):
         ),
     )
     def post(self, request: Request, delivery_id: str) -> Response:
-        replayed = services.replay(request.user, delivery_id)
+        replayed = services.replay(player_of(request), delivery_id)
         return Response(
-            DeliverySerializer(selectors.delivery(request.user, replayed.pk)).data,
+            DeliverySerializer(selectors.delivery(player_of(request), replayed.pk)).data,
             status=status.HTTP_202_ACCEPTED,
             headers={"Location": f"/api/webhooks/deliveries/{replayed.pk}"},
         )

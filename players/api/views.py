@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from games.api.docs import answer
 from players import selectors, services
+from players.api.requests import player_of
 from players.api.serializers import (
     AccountDeleteSerializer,
     AccountSerializer,
@@ -45,11 +46,6 @@ from truc_api.serializers import (
 )
 
 _WRONG_PASSWORD = answer("Wrong password", services.WrongPassword("current_password"))
-
-
-def _player(request: Request) -> Player:
-    # IsAuthenticated (the default permission) has already turned anonymous requests away.
-    return cast(Player, request.user)
 
 
 def _profile(player: Player) -> dict[str, Any]:
@@ -173,7 +169,7 @@ class LogoutAllView(APIView):
         parameters=[RETRY_AFTER],
     )
     def post(self, request: Request) -> Response:
-        services.log_out_everywhere(_player(request), request=request)
+        services.log_out_everywhere(player_of(request), request=request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -186,7 +182,7 @@ class MeView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        return Response(AccountSerializer(_account(_player(request))).data)
+        return Response(AccountSerializer(_account(player_of(request))).data)
 
     @extend_schema(
         operation_id="players_me_update",
@@ -213,7 +209,7 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         serializer = ProfileChangeSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        player = services.update_profile(_player(request), **serializer.validated_data)
+        player = services.update_profile(player_of(request), **serializer.validated_data)
         return Response(AccountSerializer(_account(player)).data)
 
 
@@ -267,7 +263,7 @@ class PasswordView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(PasswordChangeSerializer, request.data)
         services.change_password(
-            _player(request),
+            player_of(request),
             current=data["current_password"],
             new=data["new_password"],
             keep=request.auth,
@@ -298,7 +294,7 @@ class AccountDeleteView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(AccountDeleteSerializer, request.data)
-        services.delete_account(_player(request), password=data["password"])
+        services.delete_account(player_of(request), password=data["password"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -314,7 +310,7 @@ class BlocksView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        blocks = Block.objects.filter(blocker=_player(request)).select_related("blocked")
+        blocks = Block.objects.filter(blocker=player_of(request)).select_related("blocked")
         return Response(BlockSerializer(blocks, many=True).data)
 
     @extend_schema(
@@ -336,7 +332,7 @@ class BlocksView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(BlockCreateSerializer, request.data)
-        block = services.block(_player(request), data["blocked_id"])
+        block = services.block(player_of(request), data["blocked_id"])
         return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED)
 
 
@@ -356,7 +352,7 @@ class BlockDetailView(APIView):
         parameters=[RETRY_AFTER],
     )
     def delete(self, request: Request, player_id: int) -> Response:
-        services.unblock(_player(request), player_id)
+        services.unblock(player_of(request), player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -6,42 +6,21 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-import yaml
 
 from games import engine
 from games.engine import cards
 from games.engine.actions import ALIASES, CANONICAL
 from games.engine.rules import OPTION_BOUNDS, OPTION_CHOICES
+from notifications.services import subscribe
+from players.services import rate_game
+from tests.api.document import SCHEMAS, conforms
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client
 from truc_api.openapi import problem_codes
-
-DOCUMENT = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
-SCHEMAS = DOCUMENT["components"]["schemas"]
-
-
-def _json_schema(node: Any) -> Any:
-    """OpenAPI 3.0's dialect as JSON Schema: `nullable` is "or null"; the rest is the same."""
-    if isinstance(node, list):
-        return [_json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    dropped = ("nullable", "discriminator")
-    converted = {k: _json_schema(v) for k, v in node.items() if k not in dropped}
-    if node.get("nullable"):
-        return {"anyOf": [converted, {"type": "null"}]}
-    return converted
-
-
-def conforms(value: Any, component: str) -> None:
-    root = _json_schema({"components": DOCUMENT["components"]})
-    schema = {**root, "$ref": f"#/components/schemas/{component}"}
-    jsonschema.Draft202012Validator(schema).validate(value)
 
 
 def test_enums_of_the_document_are_the_engines_tables() -> None:
@@ -115,7 +94,7 @@ def test_rules_metadata_is_public_and_told_by_the_engine(client: Any) -> None:
 def test_a_played_match_is_sent_in_the_documents_shapes() -> None:
     """Every view, action answer, feed page and history of a whole match, checked against the
     committed document's schemas (the feed's typed events included)."""
-    clients = [Client(PlayerFactory()), Client(PlayerFactory())]
+    clients = [Client(PlayerFactory.create()), Client(PlayerFactory.create())]
     options = {"target": 6, "buenas_from": 3, "camas_to_win": 1}
     created = clients[0].post("/api/games", {"preset": "argentino_clasico", "options": options})
     assert created.status_code == 201, created.json()
@@ -157,7 +136,7 @@ def test_a_played_match_is_sent_in_the_documents_shapes() -> None:
 )
 def test_an_action_the_schema_refuses_the_server_refuses(body: dict[str, Any], field: str) -> None:
     """A 400 naming the field at fault, for a body the `ActionRequest` schema refuses too."""
-    clients = [Client(PlayerFactory()), Client(PlayerFactory())]
+    clients = [Client(PlayerFactory.create()), Client(PlayerFactory.create())]
     game_id = clients[0].post("/api/games", {"preset": "valenciano"}).json()["id"]
     clients[1].post(f"/api/games/{game_id}/join")
     sent = {"expected_version": 2, **body}
@@ -182,3 +161,49 @@ def test_the_docs_need_no_internet(client: Any, page: str) -> None:
     assert "<script" in html
     assert not re.findall(r"(?:src|href)=[\"']https?://", html), "an asset from the internet"
     assert "fonts.googleapis.com" not in html
+
+
+@pytest.mark.django_db
+def test_a_players_data_export_is_sent_in_the_documents_shapes() -> None:
+    """An export with every part filled (a finished rated game and its rating change, an active
+    game, chat lines, a seek, challenges sent, received and declined, a block, a subscription),
+    checked against the committed document's `DataExport`, typed part by part."""
+    ana, pep, pest = (Client(PlayerFactory.create()) for _ in range(3))
+    finished = _seated_game(ana, pep, "valenciano")
+    ana.post(f"/api/games/{finished}/chat", {"text": "Bona sort!"})
+    pep.post(f"/api/games/{finished}/resign")
+    assert rate_game(finished), "the finished game was rated"
+    active = _seated_game(ana, pep, "argentino")
+    pep.post(f"/api/games/{active}/chat", {"text": "Suerte"})
+    assert ana.post("/api/seeks", {"preset": "argentino", "rated": False}).status_code == 201
+    sent = ana.post("/api/challenges", {"preset": "valenciano", "opponents": [pep.player.pk]})
+    received = pep.post("/api/challenges", {"preset": "argentino", "opponents": [ana.player.pk]})
+    assert sent.status_code == received.status_code == 201
+    declined = ana.post(f"/api/challenges/{received.json()['id']}/decline", {"reason": "later"})
+    assert declined.status_code == 200, declined.json()
+    ana.post("/api/players/me/blocks", {"blocked_id": pest.player.pk})
+    subscribe(ana.player, url="https://example.com/ana", kinds=["your_turn", "match_found"])
+
+    answer = ana.get("/api/players/me/export")
+    assert answer.status_code == 200
+    export = answer.json()
+    conforms(export, "DataExport", exactly=True)
+    filled = {part: len(export[part]) for part in _EXPORT_LISTS}
+    assert all(filled.values()), filled  # every part's items were checked, none was empty
+    assert [game["game"]["id"] for game in export["games"]] == [finished, active]
+    assert {c["status"] for c in export["challenges"]} == {"pending", "declined"}
+    assert [c["link_token"] for c in export["challenges"]] == [None, None]  # no open seat
+
+
+_EXPORT_LISTS = (
+    *("ratings", "rating_history", "stats", "games", "chat", "seeks", "challenges"),
+    *("blocks", "webhook_subscriptions"),
+)
+
+
+def _seated_game(first: Client, second: Client, preset: str) -> str:
+    created = first.post("/api/games", {"preset": preset})
+    assert created.status_code == 201, created.json()
+    joined = second.post(f"/api/games/{created.json()['id']}/join")
+    assert joined.status_code == 200, joined.json()
+    return created.json()["id"]

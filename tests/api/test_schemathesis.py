@@ -60,9 +60,9 @@ class World:
     """Real players and games for the generated requests to land on."""
 
     def __init__(self) -> None:
-        self.me = Client(PlayerFactory())
-        rival = Client(PlayerFactory())
-        stranger = Client(PlayerFactory())
+        self.me = Client(PlayerFactory.create())
+        rival = Client(PlayerFactory.create())
+        stranger = Client(PlayerFactory.create())
         self.players = [self.me.player.pk, stranger.player.pk]
         self.games = [
             self._game(self.me, rival, "valenciano"),  # active, "me" seated
@@ -131,7 +131,7 @@ def test_api_conforms_to_its_schema(case: Any, world: World) -> None:
 
 @pytest.mark.parametrize("path", ["/api/games/mine", "/api/games/open"])
 def test_lists_without_a_limit_are_not_a_server_error(path: str, db: None) -> None:
-    response = Client(PlayerFactory()).get(path)
+    response = Client(PlayerFactory.create()).get(path)
     assert response.status_code == 200
 
 
@@ -140,6 +140,6 @@ def test_lists_without_a_limit_are_not_a_server_error(path: str, db: None) -> No
 )
 def test_lists_refuse_a_page_the_schema_refuses(query: str, db: None) -> None:
     """`limit` is 1 to 200 and `offset` from 0, as the schema says, not read as the default."""
-    response = Client(PlayerFactory()).get(f"/api/games/open?{query}")
+    response = Client(PlayerFactory.create()).get(f"/api/games/open?{query}")
     assert response.status_code == 400, response.json()
     assert {error["field"] for error in response.json()["errors"]} == {query.split("=")[0]}

@@ -262,7 +262,7 @@ def browsers(live_url: str, transactional_db: None) -> Iterator[Callable[..., An
         driver.set_script_timeout(20)
         driver.execute_cdp_cmd("Network.enable", {})
         opened.append(driver)
-        driver.base_url = live_url
+        driver.base_url = live_url  # type: ignore[attr-defined]  # the tests' own, read by pages.py
         return driver
 
     yield open_browser

@@ -85,7 +85,7 @@ def log_in(driver: Any, username: str) -> None:
 
 def text_of(driver: Any, selector: str) -> str | None:
     """The text of the first element matching, read at once (the page re-renders freely)."""
-    return driver.execute_script(  # type: ignore[no-any-return]
+    return driver.execute_script(
         "const e = document.querySelector(arguments[0]); return e ? e.textContent : null",
         selector,
     )
@@ -160,7 +160,7 @@ return {
 
 
 def snapshot(driver: Any) -> dict[str, Any] | None:
-    return driver.execute_script(_SNAPSHOT)  # type: ignore[no-any-return]
+    return driver.execute_script(_SNAPSHOT)
 
 
 def settle(driver: Any, api: Api, game_id: str, timeout: float = 30.0) -> tuple[Any, Any]:

@@ -121,10 +121,11 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
     wait_for(lambda: bea.find_elements(By.CSS_SELECTOR, ".resign.armed"), what="armed")
     press(bea, ".resign.armed")
     for seat, driver in drivers.items():
-        view = wait_for(
-            lambda api=apis[seat]: (v := api.get(f"/games/{game_id}"))["rating_changes"] and v,
-            what="the rating",
-        )
+
+        def rated(api=apis[seat]):
+            return (v := api.get(f"/games/{game_id}"))["rating_changes"] and v
+
+        view = wait_for(rated, what="the rating")
         assert view["status"] == "finished" and view["rated"] and view["winner_side"] == 0
 
         def rated_on_page(driver=driver):
@@ -144,8 +145,15 @@ def test_a_private_table_joined_by_code_from_a_second_browser(browsers) -> None:
     press(bea, ".rematch-accept")
     new_id = wait_for(lambda: ana_api.get(f"/games/{game_id}/rematch")["next_game_id"])
     for driver in (ana, bea):
-        wait_for(lambda d=driver: d.current_url.endswith(f"/game/{new_id}"), what="the rematch")
-        wait_for(lambda d=driver: (snapshot(d) or {}).get("status") == "active", what="it starts")
+
+        def on_the_rematch(d=driver):
+            return d.current_url.endswith(f"/game/{new_id}")
+
+        def started(d=driver):
+            return (snapshot(d) or {}).get("status") == "active"
+
+        wait_for(on_the_rematch, what="the rematch")
+        wait_for(started, what="it starts")
 
     # Logging out forgets the token; logging in again gets a new one.
     token = ana.execute_script("return localStorage.getItem('truc.token')")

@@ -66,13 +66,18 @@ def test_a_valenciano_match_against_a_bot_played_to_the_end(browsers) -> None:
     assert "ana" in driver.find_element(By.ID, "who").text
     fill_form(driver, "new-bots", preset="valenciano", players=2, level="basic", length=LENGTH)
     game_id = game_id_of(driver)
+
+    def at_the_second_move(moves, view):
+        if moves == 2:
+            phone_and_desktop(driver, api, game_id)
+
     view, page, moves = play_to_end(
         driver,
         api,
         game_id,
         random.Random(17),
         max_moves=400 if LENGTH == "quick" else 2000,
-        between=lambda moves, view: moves == 2 and phone_and_desktop(driver, api, game_id),
+        between=at_the_second_move,
     )
     assert view["status"] == "finished" and moves > 0
     end = page["match_end"]

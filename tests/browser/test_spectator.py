@@ -99,7 +99,11 @@ def test_a_spectators_page_shows_no_hidden_card(browsers, live_url) -> None:
     # A few moves while the spectator watches: the envido phase, then cards.
     for _ in range(4):
         view = step(players, game_id)
-        wait_for(lambda v=view: (snapshot(watcher) or {}).get("version") == v["version"])
+
+        def caught_up(v=view):
+            return (snapshot(watcher) or {}).get("version") == v["version"]
+
+        wait_for(caught_up)
     page = snapshot(watcher)
     hand = players[0].get(f"/games/{game_id}")["state"]["hand"]
     played = {play["card"] for plays in [*hand["bazas"], hand["baza"]] for play in plays}

@@ -58,7 +58,7 @@ PRESET_TABLE = {
 }
 
 #: Every value §2 names for the enumerated options, valid under any preset.
-CHOICES = {
+CHOICES: dict[str, list[object]] = {
     "deck": ["spanish40", "valencian22"],
     "players": [2, 4, 6],
     "first_parda": ["next_decides", "mano_wins"],

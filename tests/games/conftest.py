@@ -41,7 +41,7 @@ class Client:
 @pytest.fixture
 def make_client(db: None) -> Callable[..., Client]:
     def make(**fields: Any) -> Client:
-        return Client(PlayerFactory(**fields))
+        return Client(PlayerFactory.create(**fields))
 
     return make
 

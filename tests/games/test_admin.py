@@ -10,7 +10,7 @@ from tests.factories import PlayerFactory
 
 @pytest.fixture
 def staff_client(client, db):
-    client.force_login(PlayerFactory(is_staff=True, is_superuser=True))
+    client.force_login(PlayerFactory.create(is_staff=True, is_superuser=True))
     return client
 
 

@@ -4,6 +4,7 @@ one query, every header other answers carry, and never an answer a full read wou
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -197,8 +198,11 @@ def test_the_servers_entry_point_answers_a_poll_with_the_stacks_headers(polled):
     }
     started: dict[str, Any] = {}
 
-    def start_response(status: str, headers: list[tuple[str, str]]) -> None:
+    def start_response(
+        status: str, headers: list[tuple[str, str]], exc_info: Any = None
+    ) -> Callable[[bytes], object]:
         started.update(status=int(status.split()[0]), headers=dict(headers))
+        return lambda data: None  # WSGI's write(), which Django never calls
 
     # As Django's test client does: the test's transaction holds the connection, which the
     # request signals would otherwise close.

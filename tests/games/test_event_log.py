@@ -33,8 +33,8 @@ def _raw(sql: str, params: list[Any]) -> None:
 TAMPERING: dict[str, Callable[[Game], Any]] = {
     "orm-update": lambda game: GameEvent.objects.filter(game=game).update(type="tampered"),
     "orm-delete": lambda game: GameEvent.objects.filter(game=game).delete(),
-    "orm-save": lambda game: GameEvent.objects.filter(game=game).first().save(),  # type: ignore[union-attr]
-    "orm-instance-delete": lambda game: GameEvent.objects.filter(game=game).last().delete(),  # type: ignore[union-attr]
+    "orm-save": lambda game: GameEvent.objects.filter(game=game).first().save(),
+    "orm-instance-delete": lambda game: GameEvent.objects.filter(game=game).last().delete(),
     "sql-update": lambda game: _raw(
         "UPDATE games_gameevent SET payload = '{}'::jsonb WHERE game_id = %s", [game.pk]
     ),

@@ -200,7 +200,7 @@ def test_idempotency_rejected_action_stores_nothing_and_claims_no_key(
 ) -> None:
     game_id, clients = table("valenciano", players=2)
     seat, actions, version = on_turn(game_id)
-    held = load_state(Game.objects.get(pk=game_id)).hand.held  # type: ignore[union-attr]
+    held = load_state(Game.objects.get(pk=game_id)).hand.held
     actor, action, at = attempt(seat, actions, version, held)
     before = stored(game_id)
 

@@ -71,7 +71,7 @@ def test_leaving_or_starting_frees_a_place(make_client) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_requests_racing_for_the_last_places_never_pass_the_cap() -> None:
-    player = PlayerFactory()
+    player = PlayerFactory.create()
     outcomes: list[str] = []
 
     def open_one() -> None:

@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import connections
 
-from games import selectors
+from games import selectors, store
 from games.models import Game
 from players.services import rate_game
 from tests.notifications.conftest import mover
@@ -42,7 +42,7 @@ def test_a_read_with_an_action_committed_in_its_middle_is_of_one_moment(table, m
     seat, action = mover(game_id, clients)
     version = action.pop("expected_version")
     deadline = clients[0].get(f"/api/games/{game_id}").json()["deadline"]  # of this turn
-    real_load_state = selectors.load_state
+    real_load_state = store.load_state  # what selectors imported, patched there below
     acted: list[int] = []
 
     def load_state_after_an_action(game):

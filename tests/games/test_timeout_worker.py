@@ -66,7 +66,7 @@ def worker(queue: str) -> Iterator[subprocess.Popen[bytes]]:
     )  # fmt: skip
     try:
         _wait(lambda: app.control.ping(destination=[name], timeout=0.5), "the worker to answer")
-        process.worker_name = name  # type: ignore[attr-defined]
+        process.worker_name = name  # type: ignore[attr-defined]  # the tests' own
         yield process
     finally:
         process.kill()
@@ -105,7 +105,7 @@ def _games(count: int, turn_seconds: int) -> list[Game]:
     timeout forfeits, so each deadline has exactly one possible outcome to count."""
     games = []
     for _ in range(count):
-        people = [PlayerFactory(), PlayerFactory()]
+        people = [PlayerFactory.create(), PlayerFactory.create()]
         game = services.create_game(
             people[0],
             preset="valenciano",
@@ -176,7 +176,8 @@ def test_many_deadlines_at_once_are_applied_exactly_once(queue):
 def test_a_worker_killed_while_holding_timeouts_loses_none(queue):
     with worker(queue) as first:
         games = _games(8, turn_seconds=4)
-        inspect = app.control.inspect(destination=[first.worker_name], timeout=1)
+        name = first.worker_name  # type: ignore[attr-defined]  # set by worker()
+        inspect = app.control.inspect(destination=[name], timeout=1)
         _wait(
             lambda: sum(len(tasks) for tasks in (inspect.scheduled() or {}).values()) == 8,
             "the first worker to hold every timeout",

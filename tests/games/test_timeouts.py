@@ -9,13 +9,14 @@ from django.utils import timezone
 
 from games import engine, services, timeouts
 from games.api.views import action_answer
+from games.errors import StaleVersion
 from games.models import Game, GameEvent, Seat
 from games.store import load_state
 from tests.factories import PlayerFactory
 
 
 def _started(preset: str = "valenciano", players: int = 2, **clock) -> Game:
-    people = [PlayerFactory() for _ in range(players)]
+    people = [PlayerFactory.create() for _ in range(players)]
     game = services.create_game(
         people[0], preset=preset, options={}, players=players, visibility="public", **clock
     )
@@ -146,7 +147,7 @@ def test_a_late_move_meets_the_timeout_first():
     player = Seat.objects.get(game=game, number=seat).player
     body = {"type": "play", "card": state.hand.held[seat][0], "expected_version": game.version}
 
-    with pytest.raises(services.StaleVersion):
+    with pytest.raises(StaleVersion):
         services.act(player, game.pk, body, "late", answer=action_answer)
 
     assert _types_after(game, game.version)[0] == "turn_timed_out"

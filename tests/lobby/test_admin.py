@@ -11,7 +11,7 @@ from tests.factories import PlayerFactory
 
 @pytest.fixture
 def staff(db):
-    return PlayerFactory(is_staff=True, is_superuser=True)
+    return PlayerFactory.create(is_staff=True, is_superuser=True)
 
 
 @pytest.fixture

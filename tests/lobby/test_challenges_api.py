@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 from lobby import challenges
 from lobby.models import Challenge
 from notifications.models import Delivery
@@ -15,7 +15,7 @@ from notifications.services import subscribe
 CHALLENGE = {"preset": "argentino", "rated": False, "turn_seconds": 3600}
 
 
-def _seats(game_id: str) -> dict[int, int]:
+def _seats(game_id: GameId) -> dict[int, int]:
     return dict(Seat.objects.filter(game_id=game_id).values_list("player_id", "number"))
 
 

@@ -94,7 +94,7 @@ def test_too_many_lines_are_refused_with_retry_after(table):
 def test_staff_hide_a_line_and_the_log_keeps_it(table):
     game_id, (ana, pep) = table("valenciano")
     line_id = _say(ana, game_id, "something rude").json()["id"]
-    staff = PlayerFactory(is_staff=True)
+    staff = PlayerFactory.create(is_staff=True)
     line = ChatLine.objects.get(pk=line_id)
     chat.hide(staff, line, reason="rude")
     assert _read(pep, game_id).json() == []

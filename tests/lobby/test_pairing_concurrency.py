@@ -60,20 +60,24 @@ def _plan(rng: random.Random) -> tuple[list[dict], list[tuple[int, int]]]:
     four = {"preset": "argentino", "players": 4, "turn_seconds": DAY, "rated": True}
     casual = {**two, "rated": False}
     cut_two, cut_four = int(count * 0.55), int(count * 0.9)
-    for index, player in enumerate(ids[:cut_two]):
+    for index, player_id in enumerate(ids[:cut_two]):
         request: dict = dict(two)
         if index % 10 == 0:  # a narrow range of his own
             low = rng.randint(1200, 1750)
             request |= {"rating_min": low, "rating_max": low + 40}
         if index % 17 == 0:
             request["expires_in"] = 5
-        plan.append({"player": player, "request": request})
+        plan.append({"player": player_id, "request": request})
     four_ids = ids[cut_two:cut_four]
     pairs = len(four_ids) // 10
     for index in range(pairs):
-        player, partner = four_ids[2 * index], four_ids[2 * index + 1]
+        player_id, partner_id = four_ids[2 * index], four_ids[2 * index + 1]
         plan.append(
-            {"player": player, "partner": partner, "request": {**four, "partner_id": partner}}
+            {
+                "player": player_id,
+                "partner": partner_id,
+                "request": {**four, "partner_id": partner_id},
+            }
         )
     plan += [{"player": player, "request": dict(four)} for player in four_ids[2 * pairs :]]
     plan += [{"player": player, "request": dict(casual)} for player in ids[cut_four:]]
@@ -91,7 +95,8 @@ def _run_processes(plan: list[dict], tmp_path: Path, worker) -> None:
         "PYTHONPATH": str(REPO),
     }
     go = tmp_path / "go"
-    processes, ready = [], []
+    processes: list[subprocess.Popen[bytes]] = []
+    ready: list[Path] = []
     for half in (plan[0::2], plan[1::2]):
         path = tmp_path / f"plan{len(processes)}.json"
         path.write_text(json.dumps(half), encoding="utf-8")

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.db import connections
@@ -32,7 +32,7 @@ def _one_delivery(table, receiver: Receiver | None, url: str | None = None) -> D
     if url is not None:
         Subscription.objects.update(url=url)
     delivery = Delivery.objects.select_related("subscription").get()
-    delivery.client = clients[1 - seat]  # type: ignore[attr-defined]
+    delivery.client = clients[1 - seat]  # type: ignore[attr-defined]  # the tests' own
     return delivery
 
 
@@ -63,7 +63,7 @@ def public_host(monkeypatch: pytest.MonkeyPatch, receiver: Receiver) -> str:
 
     def connect(where: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
         if where[0] == address:
-            where = receiver.server.server_address[:2]
+            where = cast(tuple[str, int], receiver.server.server_address[:2])  # AF_INET's
         return real(where, *args, **kwargs)
 
     monkeypatch.setattr(socket, "create_connection", connect)
@@ -118,7 +118,8 @@ def test_attempt_shows_the_subscriber_no_error_text_and_no_timing(table) -> None
 
     sending.send(str(delivery.pk))
 
-    [attempt] = delivery.client.get(DELIVERIES).json()["results"][0]["attempts"]
+    client = delivery.client  # type: ignore[attr-defined]  # the tests' own
+    [attempt] = client.get(DELIVERIES).json()["results"][0]["attempts"]
     assert attempt["status_code"] is None
     assert attempt["error"] == sending.NO_ANSWER
     assert attempt["duration_ms"] is None
@@ -207,9 +208,8 @@ def test_unsubscribe_during_an_attempt_answers_at_once_and_the_attempt_is_droppe
     assert slow_receiver["got_request"].wait(10)
 
     started = time.monotonic()
-    response = delivery.client.http.delete(
-        f"/api/webhooks/subscriptions/{delivery.subscription_id}"
-    )
+    client = delivery.client  # type: ignore[attr-defined]  # the tests' own
+    response = client.http.delete(f"/api/webhooks/subscriptions/{delivery.subscription_id}")
     waited = time.monotonic() - started
     slow_receiver["release"].set()
     worker.join(10)
@@ -232,7 +232,8 @@ def test_attempt_and_retry_times_count_from_the_start_not_from_how_long_it_took(
 
     sending.send(str(delivery.pk))
 
-    row = delivery.client.get(DELIVERIES).json()["results"][0]
+    client = delivery.client  # type: ignore[attr-defined]  # the tests' own
+    row = client.get(DELIVERIES).json()["results"][0]
     [attempt] = row["attempts"]
     at = datetime.fromisoformat(attempt["at"])
     retry = datetime.fromisoformat(row["next_attempt_at"])

@@ -71,7 +71,7 @@ def test_register_weak_password_is_a_422_naming_the_password(api_client, passwor
 
 @pytest.mark.parametrize("username", ["pep", "PEP", "Pep"])
 def test_register_duplicate_username_in_any_case_is_a_409(api_client, username):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
 
     response = api_client.post(REGISTER, {"username": username, "password": PASSWORD})
 
@@ -116,7 +116,7 @@ def test_register_ignores_a_stale_token(api_client):
 
 
 def test_login_gives_a_new_token_per_device(api_client):
-    player = PlayerFactory(username="pep")
+    player = PlayerFactory.create(username="pep")
 
     first, second = login(api_client, "pep"), login(api_client, "pep")
 
@@ -131,13 +131,13 @@ def test_login_gives_a_new_token_per_device(api_client):
 
 
 def test_login_accepts_the_username_in_any_case(api_client):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
 
     assert login(api_client, "PEP").status_code == 200
 
 
 def test_login_stores_only_a_digest_of_the_token(api_client):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
 
     token = login(api_client, "pep").json()["token"]
 
@@ -146,7 +146,7 @@ def test_login_stores_only_a_digest_of_the_token(api_client):
 
 
 def test_login_wrong_password_and_unknown_user_answer_alike(api_client):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
 
     wrong_password = assert_problem(login(api_client, "pep", "nope"), 401, "invalid_credentials")
     unknown_user = assert_problem(login(api_client, "nobody"), 401, "invalid_credentials")
@@ -156,13 +156,13 @@ def test_login_wrong_password_and_unknown_user_answer_alike(api_client):
 
 
 def test_login_inactive_player_is_refused(api_client):
-    PlayerFactory(username="pep", is_active=False)
+    PlayerFactory.create(username="pep", is_active=False)
 
     assert_problem(login(api_client, "pep"), 401, "invalid_credentials")
 
 
 def test_login_unknown_field_is_a_400(api_client):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
 
     response = api_client.post(LOGIN, {"username": "pep", "password": PASSWORD, "remember": 1})
 
@@ -170,7 +170,7 @@ def test_login_unknown_field_is_a_400(api_client):
 
 
 def test_login_is_throttled_after_ten_a_minute(api_client):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
     for _ in range(10):
         assert login(api_client, "pep", "guess").status_code == 401
 
@@ -184,7 +184,7 @@ def test_login_is_throttled_after_ten_a_minute(api_client):
 
 
 def test_token_works_until_logout_revokes_it(api_client):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
     client = authorised(api_client, login(api_client, "pep").json()["token"])
     assert client.get(ME).status_code == 200
 
@@ -195,7 +195,7 @@ def test_token_works_until_logout_revokes_it(api_client):
 
 
 def test_logout_revokes_only_this_device(api_client):
-    PlayerFactory(username="pep")
+    PlayerFactory.create(username="pep")
     phone, laptop = (
         login(api_client, "pep").json()["token"],
         login(api_client, "pep").json()["token"],
@@ -208,8 +208,8 @@ def test_logout_revokes_only_this_device(api_client):
 
 
 def test_logout_all_revokes_every_device(api_client):
-    player = PlayerFactory(username="pep")
-    other = PlayerFactory()
+    player = PlayerFactory.create(username="pep")
+    other = PlayerFactory.create()
     _, others_token = AuthToken.objects.create(other)
     phone, laptop = (
         login(api_client, "pep").json()["token"],
@@ -225,7 +225,7 @@ def test_logout_all_revokes_every_device(api_client):
 
 
 def test_expired_token_is_a_401(api_client):
-    _, token = AuthToken.objects.create(PlayerFactory(), expiry=timedelta(seconds=-1))
+    _, token = AuthToken.objects.create(PlayerFactory.create(), expiry=timedelta(seconds=-1))
 
     response = authorised(api_client, token).get(ME)
 
@@ -248,7 +248,7 @@ NO_RESULTS = [
 
 
 def test_me_shows_the_account(api_client):
-    player = PlayerFactory(username="pep", display_name="Pep")
+    player = PlayerFactory.create(username="pep", display_name="Pep")
     _, token = AuthToken.objects.create(player)
 
     body = authorised(api_client, token).get(ME).json()
@@ -264,7 +264,7 @@ def test_me_shows_the_account(api_client):
 
 
 def test_me_patch_changes_the_display_name(api_client):
-    player = PlayerFactory(display_name="Pep")
+    player = PlayerFactory.create(display_name="Pep")
     _, token = AuthToken.objects.create(player)
 
     response = authorised(api_client, token).patch(ME, {"display_name": "Pepet"})
@@ -280,7 +280,7 @@ def test_me_patch_changes_the_display_name(api_client):
     [({"username": "root"}, "username"), ({"display_name": "x" * 41}, "display_name")],
 )
 def test_me_patch_rejects_unknown_or_invalid_fields(api_client, body, field):
-    player = PlayerFactory(username="pep", display_name="Pep")
+    player = PlayerFactory.create(username="pep", display_name="Pep")
     _, token = AuthToken.objects.create(player)
 
     response = authorised(api_client, token).patch(ME, body)
@@ -291,7 +291,10 @@ def test_me_patch_rejects_unknown_or_invalid_fields(api_client, body, field):
 
 
 def test_player_profile_is_public_fields_only(api_client):
-    viewer, player = PlayerFactory(), PlayerFactory(username="pep", display_name="Pep")
+    viewer, player = (
+        PlayerFactory.create(),
+        PlayerFactory.create(username="pep", display_name="Pep"),
+    )
     _, token = AuthToken.objects.create(viewer)
 
     response = authorised(api_client, token).get(f"/api/players/{player.pk}")
@@ -305,7 +308,7 @@ def test_player_profile_is_public_fields_only(api_client):
 
 
 def test_player_profile_of_no_one_is_a_404(api_client):
-    _, token = AuthToken.objects.create(PlayerFactory())
+    _, token = AuthToken.objects.create(PlayerFactory.create())
 
     assert_problem(authorised(api_client, token).get("/api/players/999999"), 404, "not_found")
 
@@ -313,7 +316,7 @@ def test_player_profile_of_no_one_is_a_404(api_client):
 @pytest.mark.parametrize("prefix", ["Bearer", "bearer", "Token"])
 def test_a_token_is_accepted_as_bearer_and_as_knox_token(api_client, prefix):
     """RFC 6750's `Bearer`, which the schema declares, and knox's `Token`, which clients send."""
-    player = PlayerFactory()
+    player = PlayerFactory.create()
     _, token = AuthToken.objects.create(player)
     api_client.credentials(HTTP_AUTHORIZATION=f"{prefix} {token}")
 

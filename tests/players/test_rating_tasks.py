@@ -36,7 +36,7 @@ def finished_game(
     people: list[Any] | None = None,
 ) -> Game:
     """A game over, written straight to its rows: seats 0 and 2 are side 0, 1 and 3 side 1."""
-    people = people or [PlayerFactory() for _ in range(players)]
+    people = people or [PlayerFactory.create() for _ in range(players)]
     game = Game.objects.create(
         preset=preset,
         rules={},
@@ -88,7 +88,7 @@ def test_rate_game_twice_is_a_no_op():
 
 
 def test_rate_game_2v2_rates_each_player_against_the_opposing_pairs_average():
-    people = [PlayerFactory() for _ in range(4)]
+    people = [PlayerFactory.create() for _ in range(4)]
     start = [(1500, 3), (1700, 25), (1600, 40), (1600, 2)]
     for person, (value, games) in zip(people, start, strict=True):
         Rating.objects.create(
@@ -111,7 +111,7 @@ def test_rate_game_2v2_rates_each_player_against_the_opposing_pairs_average():
 
 
 def test_rate_game_3v3_rates_each_player_in_the_3v3_pool_against_the_other_sides_average():
-    people = [PlayerFactory() for _ in range(6)]
+    people = [PlayerFactory.create() for _ in range(6)]
     game = finished_game(6, preset="argentino", winner_side=1, people=people)
 
     services.rate_game(game.pk)
@@ -134,9 +134,9 @@ def test_rate_teams_averages_three_partners():
 
 
 def test_rate_game_puts_both_argentino_presets_in_one_pool():
-    person = PlayerFactory()
-    finished_game(preset="argentino", people=[person, PlayerFactory()])
-    finished_game(preset="argentino_clasico", people=[person, PlayerFactory()])
+    person = PlayerFactory.create()
+    finished_game(preset="argentino", people=[person, PlayerFactory.create()])
+    finished_game(preset="argentino_clasico", people=[person, PlayerFactory.create()])
 
     for game in Game.objects.all():
         services.rate_game(game.pk)
@@ -147,7 +147,7 @@ def test_rate_game_puts_both_argentino_presets_in_one_pool():
 
 
 def test_rate_game_uses_the_established_k_after_twenty_games():
-    veteran, newcomer = PlayerFactory(), PlayerFactory()
+    veteran, newcomer = PlayerFactory.create(), PlayerFactory.create()
     Rating.objects.create(player=veteran, family="valenciano", size="1v1", games=20)
     game = finished_game(people=[newcomer, veteran], winner_side=0)
 
@@ -193,7 +193,7 @@ def test_rate_game_unique_constraint_turns_a_duplicate_into_a_no_op(monkeypatch)
 
 
 def test_rating_changes_for_lists_the_game_in_seat_order():
-    people = [PlayerFactory(display_name=""), PlayerFactory(display_name="Pep")]
+    people = [PlayerFactory.create(display_name=""), PlayerFactory.create(display_name="Pep")]
     game = finished_game(people=people, winner_side=0)
     assert selectors.rating_changes_for(game) == []
 
@@ -241,7 +241,7 @@ def test_unrated_games_skips_recent_rated_and_uncounted_games():
 
 
 def test_rate_game_task_rates_a_game_won_by_resignation(celery_worker_thread):
-    winner, loser = PlayerFactory(), PlayerFactory()
+    winner, loser = PlayerFactory.create(), PlayerFactory.create()
     game = game_services.create_game(
         winner, preset="argentino", options={}, players=2, visibility="public"
     )
@@ -309,7 +309,7 @@ def test_reconciler_rates_a_game_whose_task_was_lost(celery_worker_thread):
 
 @pytest.fixture
 def viewer(api_client: APIClient) -> APIClient:
-    api_client.force_authenticate(PlayerFactory())
+    api_client.force_authenticate(PlayerFactory.create())
     return api_client
 
 
@@ -322,7 +322,7 @@ def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
 
 
 def test_player_ratings_lists_every_pool_even_unplayed(viewer):
-    person = PlayerFactory()
+    person = PlayerFactory.create()
 
     body = viewer.get(f"/api/players/{person.pk}/ratings").json()
 
@@ -340,10 +340,10 @@ def test_player_ratings_lists_every_pool_even_unplayed(viewer):
 
 
 def test_player_ratings_history_is_newest_first_paginated_and_filtered(viewer):
-    person = PlayerFactory()
+    person = PlayerFactory.create()
     games = [
-        finished_game(people=[person, PlayerFactory()], winner_side=0),
-        finished_game(people=[PlayerFactory(), person], winner_side=0),
+        finished_game(people=[person, PlayerFactory.create()], winner_side=0),
+        finished_game(people=[PlayerFactory.create(), person], winner_side=0),
         finished_game(4, preset="argentino", people=[person, *PlayerFactory.create_batch(3)]),
     ]
     for game in games:
@@ -375,7 +375,7 @@ def test_player_ratings_history_is_newest_first_paginated_and_filtered(viewer):
 
 
 def test_player_ratings_refuses_unknown_filters_and_players(viewer):
-    person = PlayerFactory()
+    person = PlayerFactory.create()
 
     body = assert_problem(
         viewer.get(f"/api/players/{person.pk}/ratings", {"family": "bisca"}), 400, "invalid_request"
@@ -391,10 +391,12 @@ def make_board(family: str = "valenciano", size: str = "1v1") -> list[Rating]:
     """Four ratings in one pool, and one elsewhere; best first as the board must order them."""
     rows = [(1700, 5), (1600, 30), (1600, 10), (1500, 50)]
     board = [
-        Rating.objects.create(player=PlayerFactory(), family=family, size=size, value=v, games=g)
+        Rating.objects.create(
+            player=PlayerFactory.create(), family=family, size=size, value=v, games=g
+        )
         for v, g in [rows[2], rows[0], rows[3], rows[1]]
     ]
-    Rating.objects.create(player=PlayerFactory(), family="argentino", size=size, value=2000)
+    Rating.objects.create(player=PlayerFactory.create(), family="argentino", size=size, value=2000)
     return sorted(board, key=lambda r: (-r.value, -r.games))
 
 

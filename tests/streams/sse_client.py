@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -79,10 +80,15 @@ class Stream:
         self.connection.close()
 
 
-def open_stream(url: str, token: str | None = None, timeout: float = 20, **headers: str) -> Stream:
+def open_stream(
+    url: str,
+    token: str | None = None,
+    timeout: float = 20,
+    headers: Mapping[str, str] | None = None,
+) -> Stream:
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-    sent = {"Accept": "text/event-stream", **headers}
+    sent = {"Accept": "text/event-stream", **(headers or {})}
     if token:
         sent["Authorization"] = f"Token {token}"
     path = parts.path + (f"?{parts.query}" if parts.query else "")

@@ -18,7 +18,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def stream(server: Any, game_id: str, client: Client, query: str = "", **headers: str) -> Stream:
-    return open_stream(f"{server.url}/api/games/{game_id}/stream{query}", client.token, **headers)
+    return open_stream(
+        f"{server.url}/api/games/{game_id}/stream{query}", client.token, headers=headers
+    )
 
 
 def move(server: Any, game_id: str, clients: list[Client], rng: random.Random) -> dict[str, Any]:

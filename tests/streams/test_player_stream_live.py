@@ -32,7 +32,7 @@ def test_player_stream_follows_his_games_and_resumes(servers_pair, make_client) 
     stream.close()
     assert [joined.id, started.id, found.id] == [1, 2, 3]
 
-    again = open_stream(f"{other.url}/api/stream", ana.token, **{"Last-Event-ID": "2"})
+    again = open_stream(f"{other.url}/api/stream", ana.token, headers={"Last-Event-ID": "2"})
     first = again.until(lambda m: m.id is not None)
     again.close()
     assert (first.event, first.id) == ("match_found", 3)
