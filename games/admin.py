@@ -24,14 +24,14 @@ class ReadOnly:
         return False
 
 
-class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]  # generic in the stubs only
     model = Seat
     fields = ("number", "player", "bot_level", "awaiting", "has_acted", "timeouts")
     readonly_fields = fields
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class GameAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     list_display = ("id", "preset", "players", "status", "version", "created_at", "finished_at")
     list_filter = ("status", "preset", "players", "visibility", "rated")
     search_fields = ("id",)
@@ -39,7 +39,7 @@ class GameAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class GameEventAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     """Events as stored, private parts included: staff only (the admin needs is_staff)."""
 
     list_display = ("game", "seq", "type", "seat", "actor", "created_at")

@@ -121,6 +121,7 @@ class RuleViolation(ApplicationError):
 
     def __init__(self, error: EngineError, **extra: Any) -> None:
         super().__init__(error.message, extra=extra)
+        # The engine's code for this refusal: per instance, where ApplicationError has a ClassVar.
         self.code = error.code  # type: ignore[misc]
 
     @classmethod

@@ -201,6 +201,15 @@ def open_games() -> QuerySet[Game]:
     )
 
 
+def live_games() -> QuerySet[Game]:
+    """Public games being played, to watch: the most recently moved first."""
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
+        .prefetch_related("seats__player")
+        .order_by("-updated_at")
+    )
+
+
 def my_games(player: Player) -> QuerySet[Seat]:
     """My seats, the games waiting for me first, then the most recently moved."""
     return (

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.dispatch import Signal
 
 from games import engine
+from games.models import Game, GameEvent
 
 #: Sent inside the transaction that wrote the events, so a receiver's writes (an outbox row, say)
 #: commit or roll back with them. Nothing may leave the process from here: it may roll back.
@@ -37,7 +37,7 @@ recorded_together = Signal()
 class Recorded:
     """One game's save, as the signals give it."""
 
-    game: Any  # games.models.Game (this module is imported by the models' app)
-    rows: Sequence[Any]  # games.models.GameEvent
+    game: Game
+    rows: Sequence[GameEvent]
     state: engine.State
     before: engine.State | None

@@ -17,7 +17,7 @@ from lobby.models import Challenge, ChallengeSeat, ChatLine, ChatModeration, Rem
 
 
 @admin.register(Seek)
-class SeekAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SeekAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     list_display = ("id", "player", "partner", "preset", "players", "rated", "status", "created_at")
     list_filter = ("status", "preset", "players", "rated")
     search_fields = ("id", "player__username", "partner__username")
@@ -25,14 +25,14 @@ class SeekAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     readonly_fields = ("pool", "rating", "created_at", "ended_at", "game")
 
 
-class ChallengeSeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class ChallengeSeatInline(admin.TabularInline):  # type: ignore[type-arg]  # generic in the stubs only
     model = ChallengeSeat
     raw_id_fields = ("player",)
     extra = 0
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ChallengeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     list_display = ("id", "challenger", "preset", "players", "status", "created_at", "expires_at")
     list_filter = ("status", "preset", "players")
     search_fields = ("id", "challenger__username")
@@ -41,19 +41,19 @@ class ChallengeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Rematch)
-class RematchAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class RematchAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     list_display = ("game", "status", "new_game", "offered_by", "updated_at")
     list_filter = ("status",)
 
 
-class ModerationInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class ModerationInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]  # generic in the stubs only
     model = ChatModeration
     fields = ("hidden", "staff", "reason", "at")
     readonly_fields = fields
 
 
 @admin.register(ChatLine)
-class ChatLineAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class ChatLineAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     list_display = ("id", "game", "room", "author", "text", "created_at", "hidden")
     list_filter = ("room",)
     search_fields = ("text", "author__username", "game__id")
@@ -78,5 +78,5 @@ class ChatLineAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(ChatModeration)
-class ChatModerationAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class ChatModerationAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     list_display = ("line", "hidden", "staff", "reason", "at")

@@ -15,7 +15,28 @@ from django.db.models import Q
 from django.utils import timezone
 
 
-class Seek(models.Model):
+class AskedTable(models.Model):
+    """What a seek and a challenge share: the table they ask for, when they were made and
+    expire, and the game they led to (once matched or accepted)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    preset = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    players = models.PositiveSmallIntegerField()
+    turn_seconds = models.PositiveIntegerField()
+    rated = models.BooleanField()
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at"]
+
+
+class Seek(AskedTable):
     """A player (or two partners) asking for a game of these settings, paired by lobby/seeks.py."""
 
     class Status(models.TextChoices):
@@ -25,7 +46,6 @@ class Seek(models.Model):
         CANCELLED = "cancelled", "cancelled by a seeker"
         EXPIRED = "expired", "nobody compatible came in time"
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seeks"
     )
@@ -37,11 +57,6 @@ class Seek(models.Model):
         related_name="partner_seeks",
         help_text="At a table of 4: the partner queueing with the player, on the same side.",
     )
-    preset = models.CharField(max_length=32)
-    options = models.JSONField(default=dict, blank=True)
-    players = models.PositiveSmallIntegerField()
-    turn_seconds = models.PositiveIntegerField()
-    rated = models.BooleanField()
     pool = models.CharField(
         max_length=255, help_text="Every setting that must match, as one key (lobby/pairing.py)."
     )
@@ -55,15 +70,9 @@ class Seek(models.Model):
     )
     bot_level = models.CharField(max_length=8, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(default=timezone.now)
-    expires_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
-    game = models.ForeignKey(
-        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(AskedTable.Meta):
         indexes = [
             # The pairing pass reads the open seeks of one pool, oldest first, or by rating.
             models.Index(
@@ -102,7 +111,7 @@ class QueueEntry(models.Model):
     seek = models.ForeignKey(Seek, on_delete=models.CASCADE, related_name="queued")
 
 
-class Challenge(models.Model):
+class Challenge(AskedTable):
     """A game proposed to named players, or to whoever opens its private link."""
 
     class Status(models.TextChoices):
@@ -121,15 +130,9 @@ class Challenge(models.Model):
         CASUAL = "casual", "I would rather play rated"
         PRESET = "preset", "not these rules"
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="challenges_sent"
     )
-    preset = models.CharField(max_length=32)
-    options = models.JSONField(default=dict, blank=True)
-    players = models.PositiveSmallIntegerField()
-    turn_seconds = models.PositiveIntegerField()
-    rated = models.BooleanField()
     visibility = models.CharField(max_length=8)
     link_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.PENDING)
@@ -137,15 +140,9 @@ class Challenge(models.Model):
     declined_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    expires_at = models.DateTimeField()
     answered_at = models.DateTimeField(null=True, blank=True)
-    game = models.ForeignKey(
-        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
-    )
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(AskedTable.Meta):
         indexes = [
             models.Index(
                 fields=["expires_at"], condition=Q(status="pending"), name="challenge_due"

@@ -278,7 +278,9 @@ class _PinnedTLS(http.client.HTTPSConnection):
         self.where = where
 
     def connect(self) -> None:
-        self.sock = self._context.wrap_socket(_connect(self.where), server_hostname=self.host)  # type: ignore[attr-defined]
+        # HTTPSConnection's own context, which typeshed leaves out.
+        context = self._context  # type: ignore[attr-defined]
+        self.sock = context.wrap_socket(_connect(self.where), server_hostname=self.host)
 
 
 def sweep(limit: int = 500) -> int:

@@ -17,7 +17,7 @@ class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]  # not subscriptable at 
 
 
 @admin.register(Block)
-class BlockAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class BlockAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # generic in the stubs only
     list_display = ("blocker", "blocked", "created_at")
     search_fields = ("blocker__username", "blocked__username")
     raw_id_fields = ("blocker", "blocked")

@@ -29,7 +29,7 @@ from games.models import Game, Seat
 from games.store import lock_game
 from players import ratings
 from players.models import Block, Player, Rating, RatingChange, rating_pool
-from players.names import reads_as_bot
+from players.names import check_display_name, reads_as_bot
 from players.signals import account_deleting, game_rated
 from truc_api.problems import ApplicationError
 
@@ -104,10 +104,20 @@ BOT_PREFIX = "bot-"
 DELETED_PREFIX = "deleted-"
 
 
+def checked_display_name(name: str) -> str:
+    """``name``, or a 422 on ``display_name`` when it deceives (players/names.py): a rule of
+    characters the schema's pattern could not state, so a value the schema allows."""
+    try:
+        check_display_name(name)
+    except DjangoValidationError as error:
+        raise InvalidField("display_name", str(error.code), error.messages[0]) from None
+    return name
+
+
 def register_player(
     *, username: str, password: str, display_name: str = "", request: Any = None
 ) -> Session:
-    candidate = Player(username=username, display_name=display_name)
+    candidate = Player(username=username, display_name=checked_display_name(display_name))
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as error:
@@ -168,7 +178,7 @@ def update_profile(
     """Change what is given; None leaves a field as it is."""
     changed = []
     if display_name is not None:
-        player.display_name = display_name
+        player.display_name = checked_display_name(display_name)
         changed.append("display_name")
     if challenges_from is not None:
         player.challenges_from = challenges_from

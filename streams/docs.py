@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import EVENT_TYPES
+from notifications.api.webhooks import body_component
+from notifications.models import GAME_KINDS, Kind
+from streams import notices
 from streams.errors import CursorAhead, TooManyStreams
 from truc_api.authentication import TokenScheme
 from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
@@ -126,16 +130,18 @@ def _stream_content(description: str, example: str, message: str) -> dict[str, A
     }
 
 
-def message_schema(description: str, messages: dict[str, str]) -> dict[str, Any]:
-    """One Server-Sent Event: its fields as the wire has them (``data`` is JSON text), and in
-    ``x-sse-messages`` the schema of ``data`` for each ``event`` name."""
+def message_schema(
+    description: str, messages: dict[str, str], events: tuple[str, ...]
+) -> dict[str, Any]:
+    """One Server-Sent Event: its fields as the wire has them (``data`` is JSON text, ``event``
+    one of ``events``), and in ``x-sse-messages`` the schema of ``data`` for each ``event``."""
     shapes = ", ".join(f"`{name}`: `{schema}`" for name, schema in messages.items())
     return {
         "type": "object",
         "description": f"{description} The JSON in `data`, by `event`: {shapes}.",
         "properties": {
             "id": {"type": "string", "description": "A seq: resume after it (`Last-Event-ID`)."},
-            "event": {"type": "string"},
+            "event": {"type": "string", "enum": list(events)},
             "data": {"type": "string", "description": "JSON on one line."},
             "retry": {"type": "integer", "description": "Milliseconds before reconnecting."},
         },
@@ -146,19 +152,22 @@ def message_schema(description: str, messages: dict[str, str]) -> dict[str, Any]
     }
 
 
-GAME_STREAM_MESSAGE = message_schema(
-    "A message of a game's stream.",
-    {"<event type>": "FeedItem", "view": "Game", "end": "StreamEnd"},
-)
-PLAYER_STREAM_MESSAGE = message_schema(
-    "A message of a player's stream.",
-    {
+def _stream_messages() -> dict[str, Any]:
+    game = {"<event type>": "FeedItem", "view": "Game", "end": "StreamEnd"}
+    player = {
         "<notice kind>": "PlayerNotice",
-        "your_turn": "PlayerTurn",
-        "call_pending": "PlayerTurn",
+        notices.YOUR_TURN: "PlayerTurn",
+        notices.CALL_PENDING: "PlayerTurn",
         "end": "StreamEnd",
-    },
-)
+    }
+    return {
+        "GameStreamMessage": message_schema(
+            "A message of a game's stream.", game, (*EVENT_TYPES, *list(game)[1:])
+        ),
+        "PlayerStreamMessage": message_schema(
+            "A message of a player's stream.", player, (*NOTICE_KINDS, *list(player)[1:])
+        ),
+    }
 
 
 CURSOR_HEADER = {
@@ -246,17 +255,100 @@ your current turns, then live. `end` (`{"reason": "token_revoked"}`) comes befor
 closes; `: heartbeat` comments every ~15 s. Authentication, caps and CORS as for the game stream.
 """
 
-NOTICE_SCHEMA = {
-    "type": "object",
-    "description": "A notice kept in the player's log (its seq is the message's `id:`).",
-    "properties": {
-        "seq": {"type": "integer"},
-        "kind": {"type": "string"},
-        "at": {"type": "string", "format": "date-time"},
-        "data": {"type": "object", "additionalProperties": {}},
+_UUID = {"type": "string", "format": "uuid"}
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+#: The ``data`` of the notices the streams write themselves (streams/followers.py), by kind.
+NOTICE_DATA: dict[str, dict[str, Any]] = {
+    notices.GAME_STARTED: {
+        "game_id": _UUID,
+        "preset": _ref("Preset"),
+        "players": _ref("Players"),
+        "seat": {**_ref("Seat"), "description": "Your seat at it."},
     },
-    "required": ["seq", "kind", "at", "data"],
+    notices.GAME_ENDED: {
+        "game_id": _UUID,
+        "seat": {**_ref("Seat"), "description": "Your seat at it."},
+        "status": _ref("GameStatusEnum"),
+        "winner_side": {"oneOf": [_ref("Side"), {"type": "null"}]},
+        "won": {"type": ["boolean", "null"], "description": "Null when nobody won (aborted)."},
+        "reason": {"oneOf": [_ref("GameEndReason"), {"type": "null"}]},
+        "rated": {"type": "boolean", "description": "A rated game's `rating_changed` follows."},
+    },
+    notices.RATING_CHANGED: {
+        "game_id": _UUID,
+        "family": _ref("FamilyEnum"),
+        "size": _ref("SizeEnum"),
+        "before": {"type": "integer"},
+        "after": {"type": "integer"},
+        "delta": {"type": "integer"},
+    },
+    notices.DEADLINE_NEAR: {
+        "game_id": _UUID,
+        "version": {"type": "integer", "minimum": 0},
+        "deadline": {"type": ["string", "null"], "format": "date-time"},
+        "seat": {**_ref("Seat"), "description": "Your seat, whose turn times out."},
+    },
+    notices.PLAYER_JOINED: {
+        "game_id": _UUID,
+        "seat": {**_ref("Seat"), "description": "The seat taken."},
+        "player_id": {"type": "integer"},
+    },
 }
+
+
+def _notice_data(kind: str) -> str:
+    """The component of a notice kind's ``data``: the lobby's are its webhooks' own."""
+    if kind in NOTICE_DATA:
+        return f"{_camel(kind)}NoticeData"
+    return f"{body_component(kind)}Data"
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+#: Every kind of notice kept in a player's log: the streams' own, then the lobby's.
+NOTICE_KINDS = (*NOTICE_DATA, *(kind.value for kind in Kind if kind not in GAME_KINDS))
+
+
+def notice_schemas() -> dict[str, Any]:
+    """``PlayerNotice`` (under a discriminator on ``kind``), a ``<Kind>Notice`` per kind, and
+    the streams' own notices' data."""
+    schemas: dict[str, Any] = {
+        f"{_camel(kind)}NoticeData": {
+            "type": "object",
+            "properties": fields,
+            "required": list(fields),
+            "additionalProperties": False,
+        }
+        for kind, fields in NOTICE_DATA.items()
+    }
+    mapping = {kind: f"#/components/schemas/{_camel(kind)}Notice" for kind in NOTICE_KINDS}
+    for kind in NOTICE_KINDS:
+        schemas[f"{_camel(kind)}Notice"] = {
+            "type": "object",
+            "description": f"A `{kind}` notice (its seq is the message's `id:`).",
+            "properties": {
+                "seq": {"type": "integer", "minimum": 1},
+                "kind": {"type": "string", "enum": [kind]},
+                "at": {"type": "string", "format": "date-time"},
+                "data": _ref(_notice_data(kind)),
+            },
+            "required": ["seq", "kind", "at", "data"],
+            "additionalProperties": False,
+        }
+    schemas["PlayerNotice"] = {
+        "description": "A notice kept in the player's log: switch on `kind`.",
+        "oneOf": [{"$ref": target} for target in mapping.values()],
+        "discriminator": {"propertyName": "kind", "mapping": mapping},
+    }
+    return schemas
+
 
 TURN_SCHEMA = {
     "type": "object",
@@ -264,7 +356,7 @@ TURN_SCHEMA = {
     "properties": {
         "game_id": {"type": "string", "format": "uuid"},
         "version": {"type": "integer"},
-        "seat": {"type": "integer"},
+        "seat": {**_ref("Seat"), "description": "Your seat at it."},
         "deadline": {"type": "string", "format": "date-time", "nullable": True},
         "call": {
             "allOf": [{"$ref": "#/components/schemas/PendingCall"}],
@@ -402,10 +494,9 @@ def add_streams(result: dict[str, Any], generator: Any, request: Any, public: An
     result["paths"]["/api/games/{game_id}/events/wait"] = {"get": wait_operation()}
     schemas = result["components"]["schemas"]
     schemas |= {
-        "GameStreamMessage": GAME_STREAM_MESSAGE,
-        "PlayerStreamMessage": PLAYER_STREAM_MESSAGE,
+        **_stream_messages(),
         "StreamEnd": END_SCHEMA,
-        "PlayerNotice": NOTICE_SCHEMA,
         "PlayerTurn": TURN_SCHEMA,
+        **notice_schemas(),
     }
     return result

@@ -31,7 +31,8 @@ def test_project_passes_mypy() -> None:
 
 
 def test_pure_modules_pass_mypy_strict() -> None:
-    result = _run("mypy", "--strict", *STRICT)
+    # Only these files: the overrides for the rest of the project go unused, and that is fine.
+    result = _run("mypy", "--strict", "--no-warn-unused-configs", *STRICT)
     assert result.returncode == 0, (
         f"mypy --strict {' '.join(STRICT)}:\n{result.stdout}{result.stderr}"
     )

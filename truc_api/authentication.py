@@ -82,7 +82,7 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # kno
             raise _invalid()
         if knox_settings.AUTO_REFRESH and auth_token.expiry:
             self.renew_token(auth_token)
-        return self.validate_user(auth_token)  # type: ignore[no-any-return]
+        return self.validate_user(auth_token)  # type: ignore[no-any-return]  # knox: untyped
 
     def _cleanup_token(self, auth_token: AuthToken) -> bool:
         """Only the token presented, with knox's signal: knox would also load every other token

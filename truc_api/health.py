@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import structlog
 from django.conf import settings
 from django.db import DatabaseError, connection
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import (
     api_view,
@@ -25,7 +25,7 @@ from truc_api.serializers import problem_example, problem_responses
 
 logger = structlog.get_logger(__name__)
 
-_Live = inline_serializer("HealthLive", {"status": serializers.CharField()})
+_Live = inline_serializer("HealthLive", {"status": serializers.ChoiceField(choices=["ok"])})
 _Ready = inline_serializer(
     "HealthReady",
     {
@@ -69,6 +69,7 @@ _WRONG_METHOD = problem_responses(
 
 
 @extend_schema(
+    operation_id="health_live",
     responses={200: _Live, **_WRONG_METHOD},
     tags=["health"],
     summary="Liveness: the process answers",
@@ -84,6 +85,18 @@ def live(request: Request) -> Response:
     responses={200: _Ready, 503: _Ready, **_WRONG_METHOD},
     tags=["health"],
     summary="Readiness: the database and the broker answer",
+    examples=[
+        OpenApiExample(
+            "Broker down",
+            value={
+                "status": "unavailable",
+                "database": {"ok": True, "vendor": "postgresql", "ms": 0.84},
+                "broker": {"ok": False, "scheme": "redis", "eager": False},
+            },
+            response_only=True,
+            status_codes=["503"],
+        )
+    ],
 )
 @_probe
 def ready(request: Request) -> Response:

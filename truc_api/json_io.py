@@ -71,4 +71,5 @@ class Negotiation(DefaultContentNegotiation):
             first = renderers[0]
             if accept == "*/*" or accept == first.media_type == "application/json":
                 return first, first.media_type
+        # DRF's stubs leave the result untyped.
         return super().select_renderer(request, renderers, format_suffix)  # type: ignore[no-any-return]

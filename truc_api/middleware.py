@@ -30,6 +30,7 @@ class _AdminOnly:
     get_response: Any
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # The Django middleware this is mixed into (below) has the __call__ and get_response.
         if _for_admin(request):
             return super().__call__(request)  # type: ignore[misc, no-any-return]
         return self.get_response(request)  # type: ignore[no-any-return]

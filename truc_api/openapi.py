@@ -42,6 +42,25 @@ RETRY_AFTER = {
 }
 
 
+#: Every answer names its request (truc_api/logs.py): quote it when reporting a problem.
+REQUEST_ID = {
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,64}$"},
+    "required": True,
+    "description": "The request's id: the client's own `X-Request-ID` if short and plain, else"
+    " a new one. Every log line of the request carries it.",
+}
+#: Every 401 says which scheme to authenticate with (truc_api/problems.py).
+WWW_AUTHENTICATE = {
+    "schema": {"type": "string", "enum": ["Bearer"]},
+    "required": True,
+    "description": "The scheme to send the token with.",
+}
+
+
+def _header(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
 def problem_codes() -> list[str]:
     codes = dict.fromkeys(FRAMEWORK_CODES)
     pending: list[type[ApplicationError]] = [ApplicationError]
@@ -56,7 +75,8 @@ def problem_codes() -> list[str]:
 def postprocess(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """drf-spectacular hook: the problem codes' enum and the servers."""
+    """drf-spectacular hook: the problem codes' enum, the headers every answer of a kind
+    carries, and the servers."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["ProblemCode"] = {
         "type": "string",
@@ -74,11 +94,20 @@ def postprocess(
             throttled = operation.get("responses", {}).get("429")
             if throttled is not None:
                 throttled.setdefault("headers", {})["Retry-After"] = RETRY_AFTER
+            refused = operation.get("responses", {}).get("401")
+            if refused is not None:
+                refused.setdefault("headers", {})["WWW-Authenticate"] = _header("WWW-Authenticate")
+            for answer in operation.get("responses", {}).values():
+                answer.setdefault("headers", {})["X-Request-ID"] = _header("X-Request-ID")
             for callback in operation.get("callbacks", {}).values():
                 for expression in callback.values():
                     for sent in expression.values():
                         # A request the server sends is signed, not sent with a token.
                         sent.setdefault("security", [])
+    result["components"]["headers"] = {
+        "WWW-Authenticate": WWW_AUTHENTICATE,
+        "X-Request-ID": REQUEST_ID,
+    }
     result["servers"] = [{"url": "/", "description": "This server: the paths start with /api/."}]
     return result
 

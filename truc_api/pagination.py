@@ -2,12 +2,15 @@
 
 DRF's LimitOffsetPagination reads a bad value as the default and a limit above the maximum as the
 maximum, so a request the schema calls invalid (`offset=null`, `limit=100000`) was answered 200;
-here it is a 400 `invalid_request` naming the parameter, as the schema says.
+here it is a 400 `invalid_request` naming the parameter, as the schema says. So is a parameter
+the list does not declare (a typo in `?stauts=` would otherwise list everything): a list knows its
+page's, its filters' (``filterset_class``) and the view's own ``query_parameters``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework import serializers
@@ -32,11 +35,28 @@ def query_integer(request: Any, name: str, default: int, low: int, high: int | N
     return int(given)
 
 
+def refuse_unknown_parameters(request: Any, known: Iterable[str]) -> None:
+    """A 400 naming each query parameter not in ``known``."""
+    unknown = sorted(set(request.query_params) - set(known))
+    if unknown:
+        expected = serializers.ErrorDetail("This parameter is not expected.", code="unknown_field")
+        raise serializers.ValidationError({name: [expected] for name in unknown})
+
+
 class Page(LimitOffsetPagination):
-    """`limit` from 1 to ``max_limit`` (``default_limit`` when absent), `offset` from 0."""
+    """`limit` from 1 to ``max_limit`` (``default_limit`` when absent), `offset` from 0, and no
+    parameter the list does not declare."""
 
     default_limit = 50
     max_limit = 200
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        filters = getattr(getattr(view, "filterset_class", None), "base_filters", {})
+        own = getattr(view, "query_parameters", ())
+        refuse_unknown_parameters(
+            request, {self.limit_query_param, self.offset_query_param, *filters, *own}
+        )
+        return super().paginate_queryset(queryset, request, view)
 
     def get_limit(self, request: Any) -> int:
         return query_integer(request, self.limit_query_param, self.default_limit, 1, self.max_limit)

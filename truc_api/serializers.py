@@ -117,7 +117,8 @@ class ProblemFieldErrorSerializer(serializers.Serializer[Any]):
         " `invalid_type`, `invalid_choice`, `min_value`, `max_value`, `max_length`,"
         " `unknown_field`, ...), the engine's (`unknown_action`, `invalid_card`,"
         " `invalid_option`, `unknown_option`, `buenas_above_target`, `no_such_seat`), a"
-        " password's (`password_too_short`, ...), a webhook URL's (`private_address`,"
+        " password's (`password_too_short`, ...), a display name's (`bot_name`,"
+        " `invisible_character`), a webhook URL's (`private_address`,"
         " `invalid_url`, `unresolvable_host`), or `parse_error` for a body that is not JSON."
     )
     message = serializers.CharField()
@@ -138,7 +139,8 @@ class ProblemSerializer(serializers.Serializer[Any]):
     status = serializers.IntegerField(min_value=400, max_value=599)
     detail = serializers.CharField(help_text="This occurrence, for people.")
     code = _ProblemCodeField(help_text="Stable: clients branch on this.")
-    # The metaclass moves declared fields into `_declared_fields`: `Serializer.errors` survives.
+    # The metaclass moves declared fields into `_declared_fields`: `Serializer.errors` survives
+    # (which mypy sees as overridden by a field).
     errors = ProblemFieldErrorSerializer(  # type: ignore[assignment]
         many=True, required=False, help_text="For an invalid request: one entry per field at fault."
     )

@@ -60,7 +60,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Serves the docs' assets (Swagger UI, ReDoc: the sidecar's files) from STATIC_ROOT under
     # granian, with no reverse proxy needed.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "truc_api.static_files.StaticFilesMiddleware",
     # Sessions, CSRF, authentication and messages: for the admin's pages only (the API's tokens
     # need none of them; truc_api/middleware.py).
     "truc_api.middleware.AdminSessionMiddleware",
@@ -247,6 +247,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "GameStatusEnum": "games.models.Game.Status",
         "LevelEnum": "games.bots.LEVELS",
         "DeclineReasonEnum": "lobby.models.Challenge.DeclineReason",
+        "RuleOptionNameEnum": "games.contract.OPTION_NAMES",
     },
     "TITLE": "Truc API",
     "DESCRIPTION": (

@@ -137,5 +137,6 @@ def _in_redis(cache: RedisCache, key: str, now: float, interval: float, period: 
     return float(wait)
 
 
-# Called by its digest; sent to Redis once, the first time Redis does not know it.
+# Called by its digest; sent to Redis once, the first time Redis does not know it. No client
+# here (each call names its own), which redis-py's hints do not allow for.
 _SCRIPT = Script(None, _GCRA.encode())  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
 from players.models import RatingFamily, RatingSize
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.serializers import StrictSerializer
 
 
@@ -122,7 +123,9 @@ class ActionSerializer(StrictSerializer):
 class FeedQuerySerializer(StrictSerializer):
     from_query = True
 
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
+    after = serializers.IntegerField(
+        min_value=0, max_value=MAX_QUERY_INTEGER, default=0, help_text="Events after this seq."
+    )
     limit = serializers.IntegerField(min_value=1, max_value=500, default=200)
 
 
@@ -416,14 +419,19 @@ class DeckInfoSerializer(serializers.Serializer[Any]):
     cards = CardInfoSerializer(many=True, help_text="Strongest first (truco order).")
 
 
+@extend_schema_field(
+    {"type": ["array", "null"], "items": {"type": ["string", "integer", "boolean"]}}
+)
+class OptionValuesField(serializers.ListField):
+    """A choice's values: strings, integers (``players``) or the two booleans."""
+
+
 class OptionInfoSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField()
+    name = serializers.ChoiceField(contract.OPTION_NAMES, help_text="A key of `Rules`.")
     type = serializers.ChoiceField(("integer", "choice", "boolean"))
     minimum = serializers.IntegerField(allow_null=True)
     maximum = serializers.IntegerField(allow_null=True)
-    values = serializers.ListField(
-        child=serializers.JSONField(), allow_null=True, help_text="A choice's values."
-    )
+    values = OptionValuesField(allow_null=True, help_text="A choice's values; null for integers.")
 
 
 class ActionInfoSerializer(serializers.Serializer[Any]):

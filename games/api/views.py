@@ -57,6 +57,7 @@ class RulesView(APIView):
         tags=["rules"],
         summary="The rules' metadata: presets, options, decks, cards, actions",
         responses={200: RulesMetadataSerializer, **docs.problems("rules_read")},
+        parameters=[docs.RULES_CACHING],
         description=(
             "What a client needs to render cards, sort a hand and offer actions without"
             " hard-coding them: the presets with every option, each option's type and range, the"
@@ -65,9 +66,8 @@ class RulesView(APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        return Response(
-            contract.rules_metadata(), headers={"Cache-Control": "public, max-age=3600"}
-        )
+        caching = {"Cache-Control": docs.RULES_CACHE_CONTROL}
+        return Response(contract.rules_metadata(), headers=caching)
 
 
 class GameCreateView(APIView):
@@ -90,24 +90,16 @@ class GameCreateView(APIView):
         )
 
 
-class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
-    """Public games waiting for players, newest first."""
+class PublicGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
+    """A list of public games (``get_queryset``), a page at a time, filtered by preset and
+    table size; each row says the caller's seat, if he has one."""
 
     serializer_class = GameSummarySerializer
     pagination_class = Page
+    query_parameters = tuple(OpenGamesQuerySerializer().fields)
 
-    @extend_schema(
-        operation_id="games_open",
-        tags=["games"],
-        summary="Public games waiting for players",
-        parameters=[OpenGamesQuerySerializer],
-        responses={200: GameSummarySerializer(many=True), **docs.problems("games_open")},
-    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
-
-    def get_queryset(self) -> QuerySet[Game]:
-        return selectors.open_games()
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         query = validated_query(OpenGamesQuerySerializer, request, paged=True)
@@ -119,7 +111,49 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]
         return self.get_paginated_response(rows)
 
 
-class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]
+class OpenGamesView(PublicGamesView):
+    """Public games waiting for players, newest first."""
+
+    @extend_schema(
+        operation_id="games_open",
+        tags=["games"],
+        summary="Public games waiting for players",
+        parameters=[OpenGamesQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **docs.problems("games_open")},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.open_games()
+
+
+class LiveGamesView(PublicGamesView):
+    """Public games being played, the most recently moved first: what a spectator may watch
+    (``GET /api/games/{id}/stream`` as a spectator). A row holds no card (``game_summary``)."""
+
+    @extend_schema(
+        operation_id="games_live",
+        tags=["games"],
+        summary="Public games being played, to watch",
+        description=(
+            "Active public games, the most recently moved first, a page at a time; `preset` and"
+            " `players` narrow the list. Private games are never listed. Each row is a summary"
+            " (seats, scores, turn, deadline; no card): follow one with"
+            " `GET /api/games/{id}/stream`, as a spectator unless you sit at it (`my_seat`)."
+        ),
+        parameters=[OpenGamesQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **docs.problems("games_live")},
+        examples=docs.LIVE_EXAMPLES,
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.live_games()
+
+
+class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """The caller's games: those waiting for the caller first, then the most recently moved."""
 
     serializer_class = GameSummarySerializer
@@ -175,7 +209,7 @@ class GameView(APIView):
         operation_id="games_read",
         summary="A game as your seat sees it",
         tags=["games"],
-        parameters=[GAME_ID, docs.IF_NONE_MATCH, docs.ETAG],
+        parameters=[GAME_ID, docs.IF_NONE_MATCH, docs.ETAG, docs.VIEW_CACHING],
         responses={200: GameSerializer, 304: None, **docs.problems("games_read")},
         description=(
             "The game as the caller's seat sees it; others get a spectator's view of public games."
@@ -192,7 +226,7 @@ class GameView(APIView):
 
 
 #: The caching headers of every answer to a game read.
-_CACHING = {"Cache-Control": "private, no-cache"}
+_CACHING = {"Cache-Control": docs.VIEW_CACHE_CONTROL}
 
 
 def _matches(if_none_match: str | None, tag: str) -> bool:

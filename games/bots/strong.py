@@ -45,8 +45,21 @@ The mazo is never chosen unless it is the only action: folding scores the other 
 value, as losing the hand would, and gives up the chance to win it. No quiero is never chosen
 when the refusal alone would give the other side the cama (``refusal_loses``). A key that the
 training did not visit often enough (it is not in the file), and any decision the abstraction
-does not know (a flor, a pica-pica duel), falls back to ``basic.choose``. The bot reads only its
-own view: no history, no model of any opponent.
+does not know (a flor, a pica-pica duel), falls back to ``basic.choose``.
+
+**What is read at play.** The abstraction sees a truco or envido call only as "a call is
+pending", and self-play taught it to answer the calls of a player who calls as often as it does
+itself, which is very often: against players who call on their cards it accepted hands that lose.
+So an answer to a truco call, and with 2 players to an envido call (not a falta or a joc fora),
+is checked against
+``reading.call_chance``: the chance to win what the call puts at stake, from the caller's hands
+drawn to fit what the table announced and weighed by how likely each is to make such a call — a
+likelihood whose one parameter is fit to this opponent's own calls in the match so far (the
+share of hands in which it called), from the history: the only thing the bot reads there. Below
+the chance at which accepting loses less than refusing (a quarter for a truco: accepting plays
+for 2, refusing gives 1) it refuses; above, it does not refuse, and it raises as the strategy
+mixes only when the stake is more likely won than lost (``RAISE_READ``). No bot of ours is the
+model: see ``reading``.
 """
 
 from __future__ import annotations
@@ -60,9 +73,9 @@ from pathlib import Path
 from typing import Any
 
 from games.engine import Action
-from games.engine.scoring import envido_refused_points
+from games.engine.scoring import ENVIDO_CALL_POINTS, envido_refused_points
 
-from . import basic
+from . import basic, reading
 
 #: The shipped strategy (``train_strong.py`` writes it).
 POLICY_PATH = Path(__file__).with_name("strong_policy.json")
@@ -81,6 +94,8 @@ FALTA = {"spanish40": (32, 31), "valencian22": (33, 33)}
 JOC_FORA = (0.9, 0.5)
 #: Actions the average strategy plays less often than this are not played (thresholding).
 THRESHOLD = 0.15
+#: The read chance to win the hand from which an answer to a truco may raise (``answer_read``).
+RAISE_READ = 0.5
 
 TRUCO_CALLS = ("truco", "retruco", "vale_cuatro", "joc_fora")
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
@@ -96,7 +111,8 @@ def choose(
     rng: random.Random,
     policy: Mapping[str, Sequence[int]] | None = None,
 ) -> Action:
-    """An action sampled from the strategy for this view; ``history`` is not read."""
+    """An action sampled from the strategy for this view; of ``history`` only the calls are read
+    (``reading.call_power``)."""
     legal = view["legal_actions"]
     if not legal:
         raise ValueError("the seat has no legal action in this view")
@@ -115,24 +131,81 @@ def choose(
             weights = strategies.get(key)
             if weights is None:
                 return basic.choose(view)
-            name = rng.choices(actions, weights=played(view, actions, weights))[0]
+            name = rng.choices(actions, weights=played(view, history, actions, weights, rng))[0]
         if name != NO_ENVIDO:
             return concrete(view, name)
         envido_decided = True  # no envido now: the truco or card decision comes next
 
 
-def played(view: Mapping[str, Any], actions: Sequence[str], weights: Sequence[int]) -> list[int]:
-    """The weights the bot samples from: thresholded, the falta by its rule, and never a refusal
-    that loses the cama."""
+def played(
+    view: Mapping[str, Any],
+    history: Sequence[Mapping[str, Any]],
+    actions: Sequence[str],
+    weights: Sequence[int],
+    rng: random.Random,
+) -> list[int]:
+    """The weights the bot samples from: thresholded, the falta by its rule, a truco call read,
+    and never a refusal that loses the cama."""
     allowed = [big_bet_rule(view, name) for name in actions]
     total = sum(weights)
     kept = [w * a if w >= THRESHOLD * total else 0 for w, a in zip(weights, allowed, strict=True)]
     if not any(kept):  # the rule left only what the strategy seldom plays, or nothing it plays
         kept = [(w + 1) * a for w, a in zip(weights, allowed, strict=True)]
+    if "no_quiero" in actions:
+        kept = by_reading(answer_read(view, history, rng), actions, kept)
     if "no_quiero" in actions and refusal_loses(view):
         # The refusal alone gives the other side the cama: any answer but that one.
         kept = [0 if name == "no_quiero" else w + 1 for name, w in zip(actions, kept, strict=True)]
     return kept
+
+
+def by_reading(answer: str | None, actions: Sequence[str], kept: list[int]) -> list[int]:
+    """The weights left by ``answer_read``'s answer: only the refusal, or no refusal (and no raise
+    when the answer is ``quiero``)."""
+    if answer is None:
+        return kept
+    if answer == "no_quiero":
+        return [int(name == "no_quiero") for name in actions]
+    raises = ("up", *ENVIDO_CALLS) if answer == "quiero" else ()
+    weights = [
+        0 if name == "no_quiero" or name in raises else w
+        for name, w in zip(actions, kept, strict=True)
+    ]
+    return weights if any(weights) else [int(name == "quiero") for name in actions]
+
+
+def answer_read(
+    view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
+) -> str | None:
+    """The answer to a truco or envido call by ``reading.call_chance``, the chance to win what it
+    puts at stake against the hands that make such a call: ``no_quiero`` below the chance at
+    which accepting loses less than refusing, else ``quiero``, or ``raise`` (a raise as the
+    strategy mixes it, or quiero) once the stake is more likely won than lost; None when there is
+    no reading (a joc fora is left to ``big_bet_rule``)."""
+    stakes = answer_stakes(view) if reading.readable(view) else None
+    if stakes is None:
+        return None
+    chance = reading.call_chance(view, history, rng)
+    if chance is None:
+        return None
+    accepted, refused = stakes
+    if chance < (accepted - refused) / (2 * accepted):
+        return "no_quiero"
+    return "quiero" if chance < RAISE_READ else "raise"
+
+
+def answer_stakes(view: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The points a quiero plays for and those a no quiero gives away (RULES.md §5.1, §5.2);
+    None for a joc fora (a cama)."""
+    hand = view["hand"]
+    pending = hand["pending_call"]
+    if pending["ladder"] == "envido":
+        calls = hand["envido"]["calls"]
+        return sum(ENVIDO_CALL_POINTS[call] for call in calls), envido_refused_points(calls)
+    called = _called_level(pending["call"])
+    if called > len(TRUCO_CALLS):
+        return None
+    return called, hand["truco"]["level"]  # the caller scores the level accepted before
 
 
 def big_bet_rule(view: Mapping[str, Any], name: str) -> int:

@@ -20,7 +20,11 @@ from players.api.serializers import (
     RatingChangeSerializer,
 )
 from players.models import Player
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.serializers import StrictSerializer
+
+#: The lobby seats tables of 2 and 4 (6-player tables: /api/games).
+TABLE_SIZES = (2, 4)
 
 
 class _TurnField(TypedDict):
@@ -44,7 +48,7 @@ class SeekCreateSerializer(StrictSerializer):
     """What game you seek. Unknown keys are a 400."""
 
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    players = serializers.ChoiceField(TABLE_SIZES, default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
@@ -87,7 +91,7 @@ class ChallengeCreateSerializer(StrictSerializer):
     """A game proposed to named players, or to whoever opens its link. Unknown keys are a 400."""
 
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.ChoiceField((2, 4), default=2)
+    players = serializers.ChoiceField(TABLE_SIZES, default=2)
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
@@ -125,8 +129,12 @@ class ChatLineCreateSerializer(StrictSerializer):
 class ChatQuerySerializer(StrictSerializer):
     from_query = True
 
-    room = serializers.ChoiceField(ChatLine.Room.choices, default=ChatLine.Room.PLAYERS)
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Lines after this id.")
+    room = serializers.ChoiceField(
+        ChatLine.Room.choices, default=ChatLine.Room.PLAYERS, help_text="The room to read."
+    )
+    after = serializers.IntegerField(
+        min_value=0, max_value=MAX_QUERY_INTEGER, default=0, help_text="Lines after this id."
+    )
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -138,7 +146,7 @@ class SeekSerializer(serializers.Serializer[Any]):
     player_id = serializers.IntegerField()
     partner_id = serializers.IntegerField(allow_null=True)
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.IntegerField()
+    players = serializers.ChoiceField(TABLE_SIZES)
     options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -152,7 +160,7 @@ class SeekSerializer(serializers.Serializer[Any]):
 
 
 class ChallengeSeatSerializer(serializers.Serializer[Any]):
-    number = serializers.IntegerField()
+    number = component("Seat", help_text="The seat at the table: 0 the challenger's.")
     player_id = serializers.IntegerField(allow_null=True, help_text="None: an open seat.")
     accepted = serializers.BooleanField()
 
@@ -162,7 +170,7 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(Challenge.Status.choices)
     challenger_id = serializers.IntegerField()
     preset = component_choice("Preset", tuple(PRESETS))
-    players = serializers.IntegerField()
+    players = serializers.ChoiceField(TABLE_SIZES)
     options = RuleOptionsField(help_text="The options the game is asked with (RULES.md §2).")
     turn_seconds = serializers.IntegerField()
     rated = serializers.BooleanField()

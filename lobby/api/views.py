@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
-from games.api.docs import answer
+from games.api.docs import answer, location
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -130,7 +130,17 @@ _NOT_SEATED = error_example("Not seated", game_errors.NotSeated)
 
 
 def _seek_out(seek: Seek, http_status: int = 200) -> Response:
-    return Response(SeekSerializer(seek).data, status=http_status)
+    return Response(
+        SeekSerializer(seek).data, status=http_status, headers=_where(http_status, seek)
+    )
+
+
+def _where(http_status: int, created: Seek | Challenge) -> dict[str, str]:
+    """A 201 says where the new seek or challenge is read (``Location``)."""
+    if http_status != status.HTTP_201_CREATED:
+        return {}
+    kind = "seeks" if isinstance(created, Seek) else "challenges"
+    return {"Location": f"/api/{kind}/{created.pk}"}
 
 
 class SeeksView(APIView):
@@ -177,7 +187,7 @@ class SeeksView(APIView):
                 error_example("Partner blocked", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location()],
         examples=[
             _request(
                 "Rated valenciano, one minute a turn",
@@ -254,7 +264,7 @@ class SeekJoinView(APIView):
 
 def _challenge_out(request: Request, challenge: Challenge, http_status: int = 200) -> Response:
     body = ChallengeSerializer(challenge, context={"viewer": player_of(request)}).data
-    return Response(body, status=http_status)
+    return Response(body, status=http_status, headers=_where(http_status, challenge))
 
 
 class ChallengesView(APIView):
@@ -293,7 +303,7 @@ class ChallengesView(APIView):
                 error_example("You block him", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[RETRY_AFTER, location()],
         examples=[
             _request(
                 "One against one",
@@ -473,10 +483,6 @@ _LINE = {
     "text": "Bona sort!",
     "at": _AT,
 }
-_ROOM = OpenApiParameter(
-    "room", str, enum=["players", "spectators"], description="The room (default: players)."
-)
-_AFTER = OpenApiParameter("after", int, description="Only lines after this id.")
 
 
 class ChatView(APIView):
@@ -499,7 +505,7 @@ class ChatView(APIView):
                 ),
             ),
         },
-        parameters=[_GAME_ID, _ROOM, _AFTER, RETRY_AFTER],
+        parameters=[_GAME_ID, ChatQuerySerializer, RETRY_AFTER],
         examples=[_response("Lines", _LINE)],  # one line: drf-spectacular makes it a list
     )
     def get(self, request: Request, game_id: str) -> Response:

@@ -6,7 +6,6 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from players.models import Player, RatingFamily, RatingSize
-from players.names import check_display_name
 from players.ratings import PROVISIONAL_GAMES, START_RATING
 from truc_api.serializers import StrictSerializer
 
@@ -33,8 +32,7 @@ class RegisterSerializer(StrictSerializer):
         max_length=DISPLAY_NAME_MAX_LENGTH,
         allow_blank=True,
         default="",
-        validators=[check_display_name],
-        help_text="Shown at the table; never a bot's name, nor invisible characters.",
+        help_text="Shown at the table; never a bot's name, nor invisible characters (a 422).",
     )
 
 
@@ -54,9 +52,8 @@ class ProfileChangeSerializer(StrictSerializer):
         max_length=DISPLAY_NAME_MAX_LENGTH,
         required=False,
         allow_blank=True,
-        validators=[check_display_name],
         help_text="Blank to show the username instead; never a bot's name, nor invisible"
-        " characters.",
+        " characters (a 422).",
     )
     challenges_from = serializers.ChoiceField(
         Player.ChallengesFrom.choices,
@@ -131,7 +128,8 @@ class BlockSerializer(serializers.Serializer[Any]):
 
 class SessionSerializer(serializers.Serializer[Any]):
     token = serializers.CharField(
-        help_text="Send it as `Authorization: Token <token>`. Shown only once."
+        help_text="Send it as `Authorization: Bearer <token>` (`Token <token>` works too). "
+        "Shown only once."
     )
     expiry = serializers.DateTimeField()
     player = PlayerSerializer()

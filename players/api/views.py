@@ -65,6 +65,14 @@ def _account(player: Player) -> dict[str, Any]:
     }
 
 
+_BOT_NAME = answer(
+    "Name reads as a bot's",
+    services.InvalidField(
+        "display_name", "bot_name", "Names that read as a bot's are the server's own."
+    ),
+)
+
+
 class RegisterView(APIView):
     # No authenticator: a stale token in the header must not stop anyone from registering.
     authentication_classes = ()
@@ -91,6 +99,7 @@ class RegisterView(APIView):
                         }
                     ],
                 ),
+                _BOT_NAME,
                 UNKNOWN_FIELD,
                 error_example("Username taken", services.UsernameTaken),
                 THROTTLED,
@@ -198,6 +207,7 @@ class MeView(APIView):
                     "max_length",
                     "Ensure this field has no more than 40 characters.",
                 ),
+                _BOT_NAME,
                 UNKNOWN_FIELD,
                 NOT_AUTHENTICATED,
                 THROTTLED,
@@ -417,7 +427,7 @@ _RATED_AT = "2026-05-01T20:30:00Z"
 _PLAYER = {"id": 7, "username": "pep", "display_name": "Pep"}
 
 
-class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]
+class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """A player's rating in every pool, and the rating changes of their games, newest first."""
 
     pagination_class = RatingsPagination
@@ -502,11 +512,12 @@ class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]
         return Response(PlayerRatingsSerializer(body).data)
 
 
-class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]
+class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """One pool's players, best rating first; more games first among equal ratings."""
 
     serializer_class = LeaderboardEntrySerializer
     pagination_class = RatingsPagination
+    query_parameters = ("min_games",)
 
     @extend_schema(
         operation_id="leaderboards_read",

@@ -14,7 +14,7 @@ import pytest
 
 from games import bots
 from games import engine as E
-from games.bots import basic, strong, styles, train_strong
+from games.bots import basic, reading, strong, styles, train_strong
 
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
 #: The flor (RULES.md §5.3) and six-player tables with and without pica-pica (§9), in short
@@ -161,12 +161,21 @@ def test_strong_and_the_styles_act_legally_and_blind(preset: str, players: int, 
     play(preset, players, [checked(other), checked("strong")] * (players // 2), 12)
 
 
-def test_strong_reads_nothing_but_its_view() -> None:
-    """No history, no other seat: the same view and the same seed give the same action."""
+def test_strong_reads_its_view_and_of_the_history_only_the_calls() -> None:
+    """Of the history it reads only which side called on which ladder in which hand (the reading
+    of a call, games/bots/reading.py): the same view, those events alone and the same seed give
+    the same action; and some of its answers do read them."""
+    kept = ("truco_called", "envido_called", "hand_ended")
+    read = 0
     for preset, players in TABLES:
-        for decision in decisions(preset, players)[:80:4]:
+        for index, decision in enumerate(decisions(preset, players)):
+            if index % 4 and not reading.readable(decision.view):
+                continue
             first = strong.choose(decision.view, decision.history, random.Random(3))
-            assert strong.choose(decision.view, [], random.Random(3)) == first
+            calls = [event for event in decision.history if event["type"] in kept]
+            assert strong.choose(decision.view, calls, random.Random(3)) == first
+            read += reading.readable(decision.view) and len(decision.view["legal_actions"]) > 1
+    assert read > 50
 
 
 def test_the_strategy_file_loads_and_fits_the_abstraction() -> None:

@@ -154,7 +154,8 @@ def _stop_group(server: subprocess.Popen[bytes]) -> None:
         except ProcessLookupError:
             return
         time.sleep(0.2)
-    os.killpg(server.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):  # the last of them went since the last look
+        os.killpg(server.pid, signal.SIGKILL)
     server.wait(5)
 
 

@@ -295,8 +295,16 @@ def selector_for(action: dict[str, Any]) -> str:
     return f".actions button[data-action='{action['type']}']"
 
 
-def element_for(driver: Any, action: dict[str, Any]) -> Any:
-    return driver.find_element(By.CSS_SELECTOR, selector_for(action))
+def key_for(action: dict[str, Any]) -> str:
+    """The ``data-key`` the table gives the action's control: the focus follows it across the
+    table's re-renders (each stream message may redraw it), so a person tabbing keeps his place."""
+    return f"play-{action['card']}" if action["type"] == "play" else f"action-{action['type']}"
+
+
+def focused_key(driver: Any) -> str | None:
+    return driver.execute_script(
+        "const e = document.activeElement; return e && e.dataset ? e.dataset.key || null : null"
+    )
 
 
 def click(driver: Any, action: dict[str, Any], version: int) -> None:
@@ -305,12 +313,14 @@ def click(driver: Any, action: dict[str, Any], version: int) -> None:
 
 
 def press_with_keyboard(driver: Any, action: dict[str, Any], version: int) -> None:
-    """Tab to the action's button as a keyboard user would, then press Enter."""
-    target = element_for(driver, action)
+    """Tab to the action's button as a keyboard user would, then press Enter. The control is
+    known by its key, not by its element: a redraw while tabbing replaces the element."""
+    wanted = key_for(action)
+    driver.find_element(By.CSS_SELECTOR, selector_for(action))  # offered at all
     driver.execute_script("document.activeElement && document.activeElement.blur()")
     for _ in range(60):
         ActionChains(driver).send_keys(Keys.TAB).perform()
-        if driver.switch_to.active_element == target:
+        if focused_key(driver) == wanted:
             break
     else:
         raise AssertionError("the action cannot be reached with the Tab key")

@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 from selenium.webdriver.common.by import By
 
 from tests.browser.conftest import DESKTOP, PHONE, unique_name
@@ -32,15 +31,6 @@ SCREENSHOTS = os.environ.get("TRUC_SCREENSHOTS")
 #: The default run plays quick matches (one cama to 6); TRUC_BROWSER_PROFILE=full plays the
 #: presets' own length (minutes each: valenciano is two camas to 24).
 LENGTH = "full" if os.environ.get("TRUC_BROWSER_PROFILE") == "full" else "quick"
-
-# Known defect (issues 14 and 17): in about one CI run in three, the page's game stream stops
-# delivering while the bots move on (the page stays versions behind the API for 30 s and more,
-# with the streams' check at 1 s). Until it is found, these two whole-match tests stall the
-# default run; TRUC_BROWSER_MATCHES=1 (or TRUC_BROWSER_PROFILE=full) runs them.
-pytestmark = pytest.mark.skipif(
-    not (os.environ.get("TRUC_BROWSER_MATCHES") == "1" or LENGTH == "full"),
-    reason="a known stream stall (issues 14, 17): TRUC_BROWSER_MATCHES=1 runs these",
-)
 
 
 def phone_and_desktop(driver: Any, api: Any, game_id: str) -> None:

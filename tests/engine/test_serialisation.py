@@ -124,7 +124,7 @@ def test_malformed_action_raises_invalid_action(data: dict[str, Any], code: str)
 
 def test_action_that_is_not_an_object_raises_invalid_action() -> None:
     with pytest.raises(E.InvalidAction) as error:
-        E.Action.from_json(["play", "1E"])  # type: ignore[arg-type]
+        E.Action.from_json(["play", "1E"])  # type: ignore[arg-type]  # the wrong type tried
     assert error.value.code == "invalid_action"
 
 

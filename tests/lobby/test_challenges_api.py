@@ -26,6 +26,7 @@ def test_a_named_player_accepts_and_the_game_starts(make_client):
     assert sent.status_code == 201, sent.json()
     challenge = sent.json()
     assert challenge["status"] == "pending" and challenge["link_token"] is None
+    assert sent.headers["Location"] == f"/api/challenges/{challenge['id']}"
     notice = Delivery.objects.get(kind="challenge_received")
     assert notice.payload["data"] == {"challenge_id": challenge["id"]}  # ids only, no name
 

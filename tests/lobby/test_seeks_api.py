@@ -21,6 +21,8 @@ def test_seek_waits_alone_then_pairs_with_the_next_compatible_seeker(make_client
     first = ana.post("/api/seeks", SEEK)
     assert first.status_code == 201, first.json()
     assert first.json()["status"] == "open" and first.json()["game_id"] is None
+    where = first.headers["Location"]
+    assert where == f"/api/seeks/{first.json()['id']}" and ana.get(where).json() == first.json()
 
     second = pep.post("/api/seeks", SEEK)
     assert second.status_code == 201

@@ -1,9 +1,11 @@
-"""Every webhook the server sends is what the OpenAPI document's ``webhooks`` say of its kind:
-each kind played for real (the game's and the lobby's), sent to a local receiver, and each body
-and header received checked against the committed document, with no undocumented key."""
+"""Every webhook the server sends is what the OpenAPI document's ``webhooks`` say of its kind,
+and every notice a player's stream tells is its ``PlayerNotice``: each kind played for real (the
+game's and the lobby's), sent to a local receiver, and each body and header received, and each
+stream message, checked against the committed document, with no undocumented key."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -14,24 +16,34 @@ from games.models import Game
 from lobby import challenges, seeks
 from notifications import reminders, sending
 from notifications.models import Delivery, Kind
-from tests.api.document import conforms, webhook_body, webhook_headers
+from players.services import rate_game
+from tests.api.document import SCHEMAS, conforms, webhook_body, webhook_headers
 from tests.notifications.conftest import act, mover, subscribe
 from tests.notifications.receiver import Receiver
+from tests.streams.test_stream_requests import messages
 
 SEEK = {"preset": "valenciano", "players": 2, "turn_seconds": 3600, "rated": True}
 
 
-def test_every_kind_sent_is_its_documented_webhook(
+def test_every_kind_told_is_its_documented_webhook_and_notice(
     make_client, receiver: Receiver, settings
 ) -> None:
     settings.REMINDER_LEAD_SECONDS = 600
-    ana, pep, cid, dan = (make_client() for _ in range(4))
-    for client in (ana, pep, cid, dan):
+    people = ana, pep, cid, dan = [make_client() for _ in range(4)]
+    for client in people:
         subscribe(client, receiver, [kind.value for kind in Kind], f"/{client.player.pk}")
 
     game_id = _lobby_notices(ana, pep, cid, dan)
     _game_notices(game_id, [ana, pep])
+    assert rate_game(game_id), "the paired game was rated"
     _rematch_notices(game_id, ana, pep)
+    _open_table(cid, dan)
+
+    _webhooks_are_documented(receiver, ana)
+    _notices_are_documented(people)
+
+
+def _webhooks_are_documented(receiver: Receiver, ana: Any) -> None:
 
     for delivery in Delivery.objects.filter(status=Delivery.Status.PENDING):
         sending.send(str(delivery.pk))
@@ -51,6 +63,26 @@ def test_every_kind_sent_is_its_documented_webhook(
         if detail.status_code == 200:  # ana's own deliveries: the API tells the same body
             assert detail.json()["payload"] == request.payload
             conforms(detail.json(), "DeliveryDetail", exactly=True)
+
+
+def _notices_are_documented(people: list[Any]) -> None:
+    """Every message of each player's stream: its ``event`` one the document lists, its notice a
+    ``PlayerNotice`` (a turn a ``PlayerTurn``); every kind of notice was told to somebody."""
+    events = SCHEMAS["PlayerStreamMessage"]["properties"]["event"]["enum"]
+    kinds = set()
+    for client in people:
+        response = client.get("/api/stream")
+        assert response.status_code == 200
+        for message in messages(response.content):
+            assert message.event in events
+            data = json.loads(message.data)
+            if message.event in ("your_turn", "call_pending"):
+                conforms(data, "PlayerTurn", exactly=True)
+                continue
+            conforms(data, "PlayerNotice", exactly=True)
+            kinds.add(data["kind"])
+    documented = SCHEMAS["PlayerNotice"]["discriminator"]["mapping"]
+    assert kinds == set(documented), set(documented) - kinds
 
 
 def _lobby_notices(ana: Any, pep: Any, cid: Any, dan: Any) -> str:
@@ -95,6 +127,13 @@ def _game_notices(game_id: str, clients: list[Any]) -> None:
     Game.objects.filter(pk=game_id).update(deadline=near)
     assert reminders.sweep() == 1
     assert clients[0].post(f"/api/games/{game_id}/resign").status_code == 200
+
+
+def _open_table(creator: Any, joiner: Any) -> None:
+    """A seat taken at an open table: its creator is told (``player_joined``)."""
+    created = creator.post("/api/games", {"preset": "valenciano", "players": 4})
+    assert created.status_code == 201, created.json()
+    assert joiner.post(f"/api/games/{created.json()['id']}/join").status_code == 200
 
 
 def _rematch_notices(game_id: str, ana: Any, pep: Any) -> None:

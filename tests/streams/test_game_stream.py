@@ -90,6 +90,26 @@ def test_resume_after_a_drop_loses_and_repeats_nothing(servers_pair, table) -> N
     assert seen == list(range(1, version + 1))  # gapless, nothing twice
 
 
+def test_moves_posted_back_to_back_reach_the_stream_whole(servers_pair, table) -> None:
+    """As fast as a client can post them, on one process: the stream held on the other gets every
+    event once and in order, and its last view is the API's own view of the same seat."""
+    one, other = servers_pair
+    game_id, clients = table("valenciano", players=2)
+    reader = stream(other, game_id, clients[0])
+    rng = random.Random(5)
+    for _ in range(40):
+        if move(one, game_id, clients, rng)["game"]["status"] != "active":
+            break
+    status, final = call("GET", f"{other.url}/api/games/{game_id}", clients[0].token)
+    assert status == 200
+    last = reader.until(lambda m: m.event == "view" and m.data["version"] == final["version"])
+    reader.close()
+    assert [m.id for m in reader.messages if m.id is not None] == list(
+        range(1, final["version"] + 1)
+    )
+    assert last.data == final
+
+
 def test_a_lost_notification_only_waits_for_the_next_check(servers_pair, table, settings) -> None:
     _, other = servers_pair
     game_id, clients = table("valenciano", players=2)

@@ -144,10 +144,11 @@ export function follow(gameId, { after = 0, etag = null, status = "active", onEv
       cursor.stopped = true;
       controller.abort();
     },
-    // The table acted itself and already has these events and this view.
+    // The table acted itself and already has these events and this view (unless the stream
+    // has told newer ones since: an answer can arrive after the stream's news of what followed).
     seen(seq, view) {
+      if (seq >= cursor.seq) cursor.status = view.status;
       cursor.seq = Math.max(cursor.seq, seq);
-      cursor.status = view.status;
     },
     transport: () => cursor.transport,
   };

@@ -136,11 +136,24 @@ export function openTable(main, gameId, { toast }) {
 
   const bazaWinner = (result) => (result === "parda" ? t("parda") : t("baza_to", { side: sideName(result) }));
 
+  // --- views: the newest one is shown ----------------------------------------------------------
+
+  // Views arrive by several paths at once: the stream, the answer to my own action, a re-read.
+  // On a busy server the bots' replies can reach the stream before my action's answer reaches
+  // me, and that answer then holds an older view than the table shows. Taken, it put the table
+  // back to a turn long gone, and nothing corrected it: the stream had sent its newest view and
+  // the game waited for me. A view of the same version may still be newer (a seat taken, the
+  // rating written: the log did not move), so it is taken.
+  function takeView(view) {
+    if (table.view && view.version < table.view.version) return;
+    table.view = view;
+  }
+
   // --- reading --------------------------------------------------------------------------------
 
   async function load() {
     const read = await api.game(gameId);
-    table.view = read.view;
+    takeView(read.view);
     // The last finished hand and the recent events, for the summary and the log.
     if (table.view.version > 0) {
       const history = await api.history(gameId);
@@ -161,7 +174,7 @@ export function openTable(main, gameId, { toast }) {
       status: table.view.status,
       onEvents: (events) => takeEvents(events),
       onView: (view) => {
-        table.view = view;
+        takeView(view);
         render();
       },
       // Said when the link drops, and when it is back; not at every (re)connection.
@@ -181,7 +194,7 @@ export function openTable(main, gameId, { toast }) {
     setTimeout(async () => {
       if (table.closed) return;
       const read = await api.game(gameId);
-      table.view = read.view;
+      takeView(read.view);
       render();
     }, 1000);
   }
@@ -210,7 +223,7 @@ export function openTable(main, gameId, { toast }) {
   async function send(action, view) {
     const result = await api.act(gameId, actionToSend(view.preset, action, view.state.hand), view.version);
     takeEvents(result.events);
-    table.view = result.game;
+    takeView(result.game);
     if (table.follower) table.follower.seen(result.version, result.game);
   }
 
@@ -228,7 +241,7 @@ export function openTable(main, gameId, { toast }) {
 
   async function reread() {
     const read = await api.game(gameId);
-    table.view = read.view;
+    takeView(read.view);
     const missed = await api.events(gameId, table.seq);
     takeEvents(missed);
     return table.view;
@@ -247,7 +260,7 @@ export function openTable(main, gameId, { toast }) {
     }
     table.resignArmed = false;
     try {
-      table.view = await api.resign(gameId);
+      takeView(await api.resign(gameId));
     } catch (error) {
       toast(t("error", { message: error.message }));
     }

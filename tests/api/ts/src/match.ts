@@ -2,7 +2,8 @@
 // openapi-fetch calls): no cast, no `any`. tests/api/test_typescript_client.py generates
 // src/generated/schema.d.ts, type-checks this under `tsc --strict` and runs it against a live
 // server. It sends back the legal actions it is offered, keeps the score from the typed events
-// of the feed alone, and reads a problem's code.
+// of the feed alone, and reads a problem's code; `notified` and `noticed` switch on every
+// webhook's and stream notice's kind (type-checked only: nothing sends them to this program).
 import createClient from "openapi-fetch";
 
 import type { components, paths } from "./generated/schema.js";
@@ -77,6 +78,60 @@ function replay(events: FeedItem[], reader: number) {
     }
   }
   return tally;
+}
+
+/** A webhook receiver: one URL for every kind, switched on `type`, each body typed. */
+export function notified(body: Schemas["Notification"]): string {
+  switch (body.type) {
+    case "your_turn":
+    case "call_pending":
+    case "deadline_near":
+    case "hand_ended":
+    case "match_ended":
+      return `${body.type}: game ${body.data.game_id} v${body.data.version}, seat ${body.data.seat}`;
+    case "match_found":
+      return `game ${body.data.game_id} found: ${body.data.seats.length} seats, ${body.data.bots} bots`;
+    case "seek_expired":
+      return `seek ${body.data.seek_id} expired`;
+    case "challenge_accepted":
+      return `challenge ${body.data.challenge_id} accepted: game ${body.data.game_id}`;
+    case "challenge_declined": {
+      const reason: Schemas["DeclineReasonEnum"] = body.data.reason;
+      return `challenge ${body.data.challenge_id} declined (${reason})`;
+    }
+    case "challenge_received":
+    case "challenge_cancelled":
+    case "challenge_expired":
+      return `challenge ${body.data.challenge_id}: ${body.type}`;
+    case "rematch_offered":
+    case "rematch_started":
+    case "rematch_declined":
+      return `${body.type}: game ${body.data.game_id}`;
+    default: {
+      const unknown: never = body; // every kind is handled: a new one fails to compile
+      return fail(`a notification of no known kind: ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** A player's stream: each kept notice switched on `kind`, each `data` typed. */
+export function noticed(notice: Schemas["PlayerNotice"]): string {
+  switch (notice.kind) {
+    case "game_started":
+      return `game ${notice.data.game_id} (${notice.data.preset}) started: seat ${notice.data.seat}`;
+    case "game_ended":
+      return `game ${notice.data.game_id} ended: ${notice.data.won === true ? "won" : "not won"}`;
+    case "rating_changed":
+      return `${notice.data.family} ${notice.data.size}: ${notice.data.before} → ${notice.data.after}`;
+    case "deadline_near":
+      return `game ${notice.data.game_id}: seat ${notice.data.seat} times out soon`;
+    case "player_joined":
+      return `player ${notice.data.player_id} took seat ${notice.data.seat}`;
+    case "challenge_declined":
+      return `challenge ${notice.data.challenge_id} declined (${notice.data.reason})`;
+    default:
+      return `${notice.kind} (a lobby notice: its webhook's data)`;
+  }
 }
 
 async function main(): Promise<void> {

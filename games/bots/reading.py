@@ -1,0 +1,269 @@
+"""Reading a truco call: the chance to win the hand against what the caller's public actions say.
+
+A player who calls or raises the truco says something about his cards, and an answer that ignores
+it accepts against the hands people call with as if they were any hands. ``call_chance`` is a
+Bayesian estimate of that chance, as card-game programs that sample the hidden hands do
+(Ginsberg, "GIB: Imperfect Information in a Computationally Challenging Game", JAIR 2001, for the
+sampling of hands consistent with what was seen; Southey et al., "Bayes' Bluff: Opponent Modelling
+in Poker", UAI 2005, for weighing each hand by the likelihood of the actions seen):
+
+- the caller's unplayed cards are drawn from the cards this seat has not seen, and kept only if
+  they fit what the table has announced: the envido value the referee announced for his side
+  (RULES.md §5.2: the winner's value is public; a loser's is below the winner's), and the flor he
+  sang or did not sing (§5.3.1: singing is compulsory with a player's first action);
+- each drawn deal is weighed by the likelihood that the caller makes the call with it. The
+  share ``f`` of the match's hands in which his side called on that ladder (``call_share``,
+  from a prior of a third over a few hands) is what is fit to this opponent, and to no one
+  else. A **truco** caller is read as a value caller who also bluffs: he calls with the top
+  ``f'`` of the hands he could hold, and with any other in a share ``BLUFF`` of them, ``f' =
+  (f - BLUFF) / (1 - BLUFF)`` so that he calls in ``f`` of his hands (the method of moments);
+  a hand's place is that of his own chance to win it (``basic.hand_chance`` from his seat, as
+  he can read it from his cards and the table) among the drawn deals' (``truco_weights``). An
+  **envido** caller calls with probability ``q ** k``, ``q`` his value's share of the deck's
+  hands: ``q`` is spread evenly, so ``k = 1 / f - 1`` (the method of moments again). A player
+  who calls in most hands is read as calling with almost anything, one who seldom calls as
+  calling with his best. No bot of ours calls by either rule;
+- each hand is played out to the end with the card rule both sides are assumed to use
+  (``basic.choose_card``'s: the lowest card that wins, else a parda, else the lowest; lead the
+  highest when that baza wins the hand, else in baza 1 the middle card), and the bazas decided
+  by the engine's ``hand_winner`` (§4.3).
+
+At a team table every other seat's unplayed cards are drawn (the partner's too: partners may not
+show each other their cards, RULES.md §8), the likelihood is the caller's, and the playout goes
+round the table. A pica-pica hand (§9) and a hand with a seat at the mazo are not read, nor a
+team's envido (``readable``).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import cache
+from itertools import combinations
+from typing import Any
+
+from games.engine import DECKS, PARDA
+from games.engine.cards import TRUCO_RANK, envido_of, flor_of
+from games.engine.scoring import envido_winner, hand_winner
+
+from . import basic
+
+#: ``call_share``'s prior: a third of the hands with a call, worth this many hands seen; and its
+#: bounds, so that a few hands seen never read a call as certain strength or as noise.
+PRIOR_SHARE = 1 / 3
+PRIOR_HANDS = 4
+SHARE_BOUNDS = (0.2, 0.77)
+#: The share of his other hands with which a truco caller is read to call anyway (a bluff): a
+#: floor, so that no hand is ruled out by a call.
+BLUFF = 0.1
+#: Hands drawn per reading, and the draws allowed to find them (an announced envido of 33 leaves
+#: few hands): enough for a chance within a few hundredths, well inside a decision's time.
+SAMPLES = 48
+DRAWS = 400
+
+
+def readable(view: Mapping[str, Any]) -> bool:
+    """Whether ``call_chance`` reads this view: a truco call pending, or with 2 players an envido
+    call (not the falta: ``strong.big_bet_rule`` answers it), every seat in the hand.
+
+    A team's envido is not read: read, it lost envido points against each team of the pool
+    (bench/README.md), where the learned answers hold their own."""
+    hand = view["hand"]
+    pending = hand["pending_call"]
+    if pending is None or hand["duelists"] is not None or hand["folded"]:
+        return False
+    if pending["ladder"] == "truco":
+        return True
+    return bool(
+        pending["ladder"] == "envido"
+        and view["rules"]["players"] == 2
+        and "falta_envido" not in hand["envido"]["calls"]
+    )
+
+
+def call_share(history: Sequence[Mapping[str, Any]], caller_side: int, ladder: str) -> float:
+    """The share of the match's finished hands in which the caller's side called or raised on
+    ``ladder``, from the prior (module docstring)."""
+    hands = called = 0
+    calls_now = False
+    for event in history:
+        kind = event["type"]
+        if kind == f"{ladder}_called" and event["seat"] % 2 == caller_side:
+            calls_now = True
+        elif kind == "hand_ended":
+            hands += 1
+            called += calls_now
+            calls_now = False
+    share = (called + PRIOR_SHARE * PRIOR_HANDS) / (hands + PRIOR_HANDS)
+    low, high = SHARE_BOUNDS
+    return min(high, max(low, share))
+
+
+def call_chance(
+    view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
+) -> float | None:
+    """The chance this seat's side wins what the pending call puts at stake (the hand, or the
+    envido) if it accepts, against the hidden hands weighed by the caller's likelihood (module
+    docstring); None when no drawn deal fits."""
+    hand = view["hand"]
+    caller = hand["pending_call"]["caller"]
+    ladder = hand["pending_call"]["ladder"]
+    seat, side, players = view["seat"], view["side"], view["rules"]["players"]
+    others = [other for other in range(players) if other != seat]
+    shown: dict[int, list[str]] = {other: [] for other in range(players)}
+    for play in basic.played(hand):
+        shown[play["seat"]].append(play["card"])
+    seen = set(hand["my_cards"]) | {card for cards in shown.values() for card in cards}
+    unseen = [card for card in DECKS[view["rules"]["deck"]] if card not in seen]
+    counts = [hand["cards_left"][other] for other in others]
+    fits = announced(view, caller)
+    share = call_share(history, caller % 2, ladder)
+    strengths: list[float] = []  # per deal kept, the caller's reading of it
+    wins: list[float] = []
+    for _ in range(DRAWS):
+        drawn = iter(rng.sample(unseen, sum(counts)))
+        held = {
+            other: [next(drawn) for _ in range(count)]
+            for other, count in zip(others, counts, strict=True)
+        }
+        held[seat] = list(hand["my_cards"])
+        dealt = [shown[other] + held[other] for other in range(players)]
+        if not fits(dealt):
+            continue
+        if ladder == "truco":
+            strengths.append(caller_chance(view, caller, held[caller]))
+            wins.append(playout(view, held))
+        else:
+            strengths.append(envido_share(view["rules"]["deck"])[envido_of(dealt[caller])])
+            wins.append(float(envido_winner(dealt, hand["mano"], range(players))[0] == side))
+        if len(wins) == SAMPLES:
+            break
+    if not wins:
+        return None
+    if ladder == "truco":
+        weights = truco_weights(strengths, share)
+    else:
+        weights = [strength ** (1.0 / share - 1.0) for strength in strengths]
+    return sum(w * win for w, win in zip(weights, wins, strict=True)) / sum(weights)
+
+
+def truco_weights(strengths: Sequence[float], share: float) -> list[float]:
+    """The likelihood of a truco call with each drawn hand (module docstring): 1 for the top
+    ``f'`` of them by the caller's chance (ties share a place), ``BLUFF`` for the others."""
+    top = max(0.0, (share - BLUFF) / (1.0 - BLUFF))
+    ordered = sorted(strengths)
+    weights = []
+    for strength in strengths:
+        place = (bisect_left(ordered, strength) + bisect_right(ordered, strength)) / 2
+        weights.append(1.0 if place / len(ordered) >= 1.0 - top else BLUFF)
+    return weights
+
+
+def announced(view: Mapping[str, Any], caller: int) -> Any:
+    """A test of a deal (every seat's dealt cards) against what the table announced of it: the
+    envido's winning value (the winning side's best, the other side's at most that, §5.2), and
+    the flores (§5.3.1: singing is compulsory with a player's first action, so the caller, who
+    has acted, and any seat that has played holds a flor if and only if he sang one)."""
+    hand = view["hand"]
+    envido = hand["envido"]
+    winner, value = envido["winner"], envido["value"]
+    sung = set(hand["flor"]["sung"])
+    acted = {caller} | {play["seat"] for play in basic.played(hand)}
+    flor_checked = sorted(acted) if view["rules"]["flor"] else []
+
+    def fits(dealt: Sequence[Sequence[str]]) -> bool:
+        if any((flor_of(dealt[seat]) is not None) != (seat in sung) for seat in flor_checked):
+            return False
+        if value is None or winner is None:
+            return True
+        best = [0, 0]
+        for seat, cards in enumerate(dealt):
+            best[seat % 2] = max(best[seat % 2], envido_of(cards))
+        return bool(best[winner] == value and best[1 - winner] <= value)
+
+    return fits
+
+
+def caller_chance(view: Mapping[str, Any], caller: int, cards: list[str]) -> float:
+    """The caller's chance to win the hand as he reads it, holding ``cards``."""
+    hand = dict(view["hand"], my_cards=cards)
+    seen_by_caller = dict(view, seat=caller, side=caller % 2, hand=hand)
+    return basic.hand_chance(seen_by_caller)
+
+
+@cache
+def envido_share(deck: str) -> dict[int, float]:
+    """Per envido value, the share of the deck's 3-card hands whose envido is at most it (a tie
+    counts half)."""
+    counts = Counter(envido_of(cards) for cards in combinations(DECKS[deck], 3))
+    total = sum(counts.values())
+    share, below = {}, 0
+    for value in range(39):
+        share[value] = (below + counts[value] / 2) / total
+        below += counts[value]
+    return share
+
+
+def playout(view: Mapping[str, Any], held: Mapping[int, list[str]]) -> float:
+    """1.0 if this seat's side wins the hand when every seat plays ``basic``'s card rule from the
+    unplayed cards ``held`` (by seat), else 0.0."""
+    hand = view["hand"]
+    players = view["rules"]["players"]
+    mano_side = hand["mano"] % 2
+    first_parda = view["rules"]["first_parda"]
+    cards = {seat: sorted(TRUCO_RANK[card] for card in held[seat]) for seat in range(players)}
+    results: list[int | str] = list(hand["baza_results"])
+    table = [(p["seat"], TRUCO_RANK[p["card"]]) for p in hand["baza"]]
+    leader = leader_of(hand, players)
+    while (winner := hand_winner(results, mano_side, first_parda)) is None:
+        for step in range(len(table), players):
+            seat = (leader + step) % players
+            table.append((seat, pick(cards[seat], table, results, seat % 2)))
+        result, leader = outcome(table)
+        results.append(result)
+        table = []
+    return float(winner == view["side"])
+
+
+def outcome(table: Sequence[tuple[int, int]]) -> tuple[int | str, int]:
+    """A whole baza's result and the next leader (RULES.md §4.1-4.2): the top rank wins, both
+    sides holding it is a parda, after which the parda's leader leads again."""
+    top = max(rank for _, rank in table)
+    sides = {seat % 2 for seat, rank in table if rank == top}
+    if len(sides) == 2:
+        return PARDA, table[0][0]
+    first = next(seat for seat, rank in table if rank == top)
+    return first % 2, first
+
+
+def leader_of(hand: Mapping[str, Any], players: int) -> int:
+    """The seat that leads the baza in progress (RULES.md §4.2)."""
+    if hand["baza"]:
+        return int(hand["baza"][0]["seat"])
+    if not hand["bazas"]:
+        return int(hand["mano"])
+    last = [(p["seat"], TRUCO_RANK[p["card"]]) for p in hand["bazas"][-1]]
+    return outcome(last)[1]
+
+
+def pick(
+    own: list[int], table: Sequence[tuple[int, int]], results: Sequence[int | str], side: int
+) -> int:
+    """``basic.choose_card``'s rule over ranks (``own`` sorted, low first): the rank played,
+    removed from ``own``."""
+    if table:
+        ours = max((rank for seat, rank in table if seat % 2 == side), default=0)
+        theirs = max((rank for seat, rank in table if seat % 2 != side), default=0)
+        if ours > theirs:
+            index = 0
+        else:
+            beating = [i for i, rank in enumerate(own) if rank > theirs]
+            tying = [i for i, rank in enumerate(own) if rank == theirs]
+            index = (beating or tying or [0])[0]
+    elif side in results or PARDA in results:
+        index = len(own) - 1
+    else:
+        index = len(own) // 2
+    return own.pop(index)
