@@ -182,6 +182,10 @@ _BY_OPERATION: dict[str, list[OpenApiExample]] = {
         refusal("Unknown preset", OpenGamesQuerySerializer, {"preset": "poker"}),
         page_refusal("Limit out of range"),
     ],
+    "games_live": [
+        refusal("Unknown table size", OpenGamesQuerySerializer, {"players": 3}),
+        page_refusal("Limit out of range"),
+    ],
     "games_mine": [page_refusal("Limit out of range")],
     "games_join_by_code": [
         refusal("No code", JoinByCodeSerializer, {}),
@@ -288,3 +292,43 @@ def _action_example(name: str) -> OpenApiExample:
 
 
 ACTION_EXAMPLES = [_action_example(name) for name in (*CANONICAL, *ALIASES)]
+
+
+def _live_row(preset: str, names: list[str | None], scores: list[int], turn: int) -> dict[str, Any]:
+    """A row of ``GET /api/games/live``, as ``selectors.game_summary`` writes it for a
+    spectator (``my_seat`` null)."""
+    seats = [
+        {"seat": n, "side": n % 2, "player": {"id": 10 + n, "name": name} if name else None}
+        for n, name in enumerate(names)
+    ]
+    return {
+        "id": "6f1c2a9e-3b7d-4c5e-9a8f-0d1e2f3a4b5c",
+        "preset": preset,
+        "players": len(names),
+        "visibility": "public",
+        "status": "active",
+        "version": 37,
+        "seats": seats,
+        "scores": scores,
+        "camas": [0, 0],
+        "turn": turn,
+        "deadline": "2026-12-01T15:04:05+00:00",
+        "created_at": "2026-12-01T14:51:00+00:00",
+        "updated_at": "2026-12-01T15:03:05+00:00",
+        "my_seat": None,
+        "awaiting": False,
+    }
+
+
+LIVE_EXAMPLES = [
+    OpenApiExample(
+        "A valenciano game against a bot",
+        value=_live_row("valenciano", ["ana", "Bot strong 1"], [9, 4], 1),
+        response_only=True,
+    ),
+    OpenApiExample(
+        "Four people playing argentino",
+        value=_live_row("argentino", ["beto", "caro", "dani", "eli"], [3, 12], 2),
+        response_only=True,
+    ),
+]

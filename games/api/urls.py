@@ -6,6 +6,7 @@ urlpatterns = [
     path("rules", views.RulesView.as_view(), name="rules"),
     path("games", views.GameCreateView.as_view(), name="games-create"),
     path("games/open", views.OpenGamesView.as_view(), name="games-open"),
+    path("games/live", views.LiveGamesView.as_view(), name="games-live"),
     path("games/mine", views.MyGamesView.as_view(), name="games-mine"),
     path("games/join", views.JoinByCodeView.as_view(), name="games-join-by-code"),
     path("games/<str:game_id>", views.GameView.as_view(), name="games-read"),

@@ -37,6 +37,7 @@ from games.api.serializers import (
 )
 from games.models import Game, Seat
 from players.api.requests import player_of
+from truc_api import authentication
 from truc_api.pagination import Page
 from truc_api.serializers import validated, validated_query
 
@@ -89,25 +90,16 @@ class GameCreateView(APIView):
         )
 
 
-class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
-    """Public games waiting for players, newest first."""
+class PublicGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
+    """A list of public games (``get_queryset``), a page at a time, filtered by preset and
+    table size; each row says the caller's seat, if he has one."""
 
     serializer_class = GameSummarySerializer
     pagination_class = Page
     query_parameters = tuple(OpenGamesQuerySerializer().fields)
 
-    @extend_schema(
-        operation_id="games_open",
-        tags=["games"],
-        summary="Public games waiting for players",
-        parameters=[OpenGamesQuerySerializer],
-        responses={200: GameSummarySerializer(many=True), **docs.problems("games_open")},
-    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
-
-    def get_queryset(self) -> QuerySet[Game]:
-        return selectors.open_games()
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         query = validated_query(OpenGamesQuerySerializer, request, paged=True)
@@ -117,6 +109,48 @@ class OpenGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic 
         }
         rows = [selectors.game_summary(game, mine.get(game.pk)) for game in page or []]
         return self.get_paginated_response(rows)
+
+
+class OpenGamesView(PublicGamesView):
+    """Public games waiting for players, newest first."""
+
+    @extend_schema(
+        operation_id="games_open",
+        tags=["games"],
+        summary="Public games waiting for players",
+        parameters=[OpenGamesQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **docs.problems("games_open")},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.open_games()
+
+
+class LiveGamesView(PublicGamesView):
+    """Public games being played, the most recently moved first: what a spectator may watch
+    (``GET /api/games/{id}/stream`` as a spectator). A row holds no card (``game_summary``)."""
+
+    @extend_schema(
+        operation_id="games_live",
+        tags=["games"],
+        summary="Public games being played, to watch",
+        description=(
+            "Active public games, the most recently moved first, a page at a time; `preset` and"
+            " `players` narrow the list. Private games are never listed. Each row is a summary"
+            " (seats, scores, turn, deadline; no card): follow one with"
+            " `GET /api/games/{id}/stream`, as a spectator unless you sit at it (`my_seat`)."
+        ),
+        parameters=[OpenGamesQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **docs.problems("games_live")},
+        examples=docs.LIVE_EXAMPLES,
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.live_games()
 
 
 class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
@@ -162,12 +196,14 @@ class JoinByCodeView(APIView):
 class GameView(APIView):
     """A poll (``If-None-Match``) of an unchanged game is answered 304 through the whole stack
     (middleware headers, throttles) with the token's one query, which also reads the game's ETag
-    parts for the token's player (``with_token``)."""
+    parts for the token's player (``find_token``)."""
 
-    def with_token(self, tokens: QuerySet[AuthToken]) -> QuerySet[AuthToken]:
+    def find_token(self, digest: str, key: str) -> AuthToken | None:
+        """The authentication's token lookup (``truc_api.authentication``); a poll's reads the
+        game's ETag parts with it, in the store's statement (``store.poll_token``)."""
         if not self.request.headers.get("If-None-Match"):
-            return tokens
-        return store.with_etag_parts(tokens, self.kwargs["game_id"])
+            return authentication.find_token(digest, key)
+        return store.poll_token(digest, key, self.kwargs["game_id"])
 
     @extend_schema(
         operation_id="games_read",

@@ -14,6 +14,8 @@ from tests.browser.conftest import PHONE, Api, unique_name
 from tests.browser.pages import (
     game_id_of,
     network_log,
+    open_page,
+    press,
     sign_up,
     snapshot,
     wait_for,
@@ -93,6 +95,16 @@ def test_a_spectators_page_shows_no_hidden_card(browsers, live_url) -> None:
     form = watcher.find_element(By.ID, "watch")
     form.find_element(By.NAME, "game").send_keys(f"{live_url}/play/#/game/{game_id}")
     form.find_element(By.CSS_SELECTOR, "button").click()
+    assert game_id_of(watcher) == game_id
+    # The lobby's list of games being played (GET /api/games/live): this one, not a private one.
+    hidden = players[0].post("/games", {"preset": "argentino", "visibility": "private"}, expect=201)
+    players[1].post("/games/join", {"join_code": hidden["join_code"]})
+    open_page(watcher, "#/")
+    rows = wait_for(
+        lambda: watcher.find_elements(By.CSS_SELECTOR, "#live-games .game-row"), what="live games"
+    )
+    assert [row.get_attribute("data-game") for row in rows] == [game_id]
+    press(watcher, f"#live-games .game-row[data-game='{game_id}'] a.watch")
     assert game_id_of(watcher) == game_id
     assert watcher.find_elements(By.CSS_SELECTOR, ".badge.spectator")
 

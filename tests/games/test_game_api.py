@@ -241,6 +241,73 @@ def test_game_lists_answer_without_a_limit(lobby, path):
     assert {"count", "results"} <= set(response.json())
 
 
+# --- the live games, to watch ------------------------------------------------------------------
+
+
+@pytest.fixture
+def watchable(table, make_client) -> dict[str, Any]:
+    """Started games: public ones of two presets and sizes, one moved since, a private one; and
+    an open one, a finished one (both not being played)."""
+    moved_id, movers = table("valenciano")
+    games = {
+        "valenciano_2": moved_id,
+        "argentino_2": table("argentino")[0],
+        "argentino_4": table("argentino", players=4)[0],
+        "private": table("argentino", visibility="private")[0],
+        "open": create(make_client(), "argentino")["id"],
+    }
+    hand_turn_to(moved_id, movers, 1)  # the first started, but moved last: listed first
+    over_id, players = table("valenciano")
+    assert players[0].post(f"/api/games/{over_id}/resign").status_code == 200
+    return {"watcher": make_client(), "games": games}
+
+
+def live(client: Client, query: str = "") -> dict[str, Any]:
+    response = client.get(f"/api/games/live?limit=50{query}")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def test_live_games_lists_public_games_being_played_most_recently_moved_first(watchable):
+    games = watchable["games"]
+    body = live(watchable["watcher"])
+    ids = [row["id"] for row in body["results"]]
+    assert ids == [games["valenciano_2"], games["argentino_4"], games["argentino_2"]]
+    assert body["count"] == 3
+    for row in body["results"]:
+        assert (row["status"], row["visibility"], row["my_seat"]) == ("active", "public", None)
+        assert row["turn"] is not None and row["deadline"]
+    # A summary row: no hand, and no card of any deck anywhere in it.
+    assert not strings_in(body) & ALL_CARDS
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("&preset=argentino", ["argentino_4", "argentino_2"]),
+        ("&players=2", ["valenciano_2", "argentino_2"]),
+        ("&preset=argentino&players=4", ["argentino_4"]),
+        ("&preset=argentino_clasico", []),
+        ("&limit=1&offset=1", ["argentino_4"]),
+    ],
+)
+def test_live_games_filter_by_preset_and_players_a_page_at_a_time(watchable, query, names):
+    rows = live(watchable["watcher"], query)["results"]
+    assert [row["id"] for row in rows] == [watchable["games"][name] for name in names]
+
+
+def test_a_player_sees_his_seat_in_the_live_list(table):
+    game_id, clients = table("valenciano")
+    rows = live(clients[1])["results"]
+    assert [(row["id"], row["my_seat"]) for row in rows] == [(game_id, 1)]
+
+
+@pytest.mark.parametrize("query", ["preset=poker", "players=3", "limit=0", "status=open"])
+def test_live_games_refuse_a_bad_filter(watchable, query):
+    response = watchable["watcher"].get(f"/api/games/live?{query}")
+    assert_problem(response, 400, "invalid_request")
+
+
 def test_my_games_puts_the_games_awaiting_me_first(make_client):
     me, rival = make_client(), make_client()
     waiting = create(me)["id"]

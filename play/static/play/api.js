@@ -86,6 +86,7 @@ export const api = {
   resign: (id) => post(`/games/${id}/resign`),
   mine: () => get("/games/mine?limit=30"),
   open: () => get("/games/open?limit=30"),
+  live: () => get("/games/live?limit=30"),
   // The game as my seat (or a spectator) sees it; with the last ETag, null while unchanged.
   game: async (id, etag) => {
     const answer = await request("GET", `/games/${id}`, { etag });

@@ -1,6 +1,7 @@
 // The lobby: a game against bots, a table for people (public, or private with a join code),
 // joining by code, my games (those waiting for me first, as GET /api/games/mine orders them),
-// the public tables waiting for players, and watching any public game.
+// the public tables waiting for players, the public games being played (to watch), and watching
+// any public game by its id or link.
 
 import { api } from "./api.js";
 import { t } from "./i18n.js";
@@ -117,50 +118,56 @@ export function showLobby(main, { toast }) {
   );
   const mine = h("section", { class: "list", id: "my-games" }, h("h2", { text: t("my_games") }), h("p", { text: "…" }));
   const open = h("section", { class: "list", id: "open-games" }, h("h2", { text: t("open_games") }), h("p", { text: "…" }));
-  main.replaceChildren(h("div", { class: "lobby" }, h("div", { class: "forms" }, botsForm, peopleForm, joinForm, watchForm), mine, open));
-  fillMine(mine, toast);
-  fillOpen(open, toast);
+  const live = h("section", { class: "list", id: "live-games" }, h("h2", { text: t("live_games") }), h("p", { text: "…" }));
+  main.replaceChildren(h("div", { class: "lobby" }, h("div", { class: "forms" }, botsForm, peopleForm, joinForm, watchForm), mine, open, live));
+  fill(mine, "my_games", api.mine, mineRow, toast);
+  fill(open, "open_games", api.open, openRow(toast), toast);
+  fill(live, "live_games", api.live, liveRow, toast);
 }
 
 function names(game) {
   return game.seats.map((seat) => (seat.player ? seat.player.name : "·")).join(" / ");
 }
 
-async function fillMine(section, toast) {
+// A list of games: its title, then a row a game (or "none"); an error is told, the list left.
+async function fill(section, title, read, row, toast) {
   try {
-    const page = await api.mine();
-    const rows = page.results.map((game) =>
-      h("li", { class: `game-row${game.awaiting ? " awaiting" : ""}`, "data-game": game.id, "data-awaiting": game.awaiting ? "yes" : "no" },
-        game.awaiting ? h("strong", { class: "badge turn", text: t("your_turn") }) : null,
-        h("a", { href: `#/game/${game.id}`, text: `${t(`preset_${game.preset}`)} · ${names(game)}` }),
-        h("span", { class: "status", text: `${t(`status_${game.status}`)} · ${game.scores.join("–")}` }),
-      ));
-    section.replaceChildren(h("h2", { text: t("my_games") }), rows.length ? h("ul", {}, rows) : h("p", { text: t("none") }));
+    const page = await read();
+    const rows = page.results.map(row);
+    section.replaceChildren(h("h2", { text: t(title) }), rows.length ? h("ul", {}, rows) : h("p", { text: t("none") }));
   } catch (error) {
     toast(t("error", { message: error.message }));
   }
 }
 
-async function fillOpen(section, toast) {
-  try {
-    const page = await api.open();
-    const rows = page.results.map((game) =>
-      h("li", { class: "game-row", "data-game": game.id },
-        h("span", { text: `${t(`preset_${game.preset}`)} · ${names(game)}` }),
-        game.my_seat === null
-          ? h("button", { type: "button", class: "join", text: t("join"), onclick: async () => {
-              try {
-                await api.join(game.id);
-                location.hash = `#/game/${game.id}`;
-              } catch (error) {
-                toast(t("error", { message: error.message }));
-              }
-            } })
-          : null,
-        h("a", { href: `#/game/${game.id}`, text: game.my_seat === null ? t("watch") : t("open") }),
-      ));
-    section.replaceChildren(h("h2", { text: t("open_games") }), rows.length ? h("ul", {}, rows) : h("p", { text: t("none") }));
-  } catch (error) {
-    toast(t("error", { message: error.message }));
-  }
-}
+const mineRow = (game) =>
+  h("li", { class: `game-row${game.awaiting ? " awaiting" : ""}`, "data-game": game.id, "data-awaiting": game.awaiting ? "yes" : "no" },
+    game.awaiting ? h("strong", { class: "badge turn", text: t("your_turn") }) : null,
+    h("a", { href: `#/game/${game.id}`, text: `${t(`preset_${game.preset}`)} · ${names(game)}` }),
+    h("span", { class: "status", text: `${t(`status_${game.status}`)} · ${game.scores.join("–")}` }),
+  );
+
+const openRow = (toast) => (game) =>
+  h("li", { class: "game-row", "data-game": game.id },
+    h("span", { text: `${t(`preset_${game.preset}`)} · ${names(game)}` }),
+    game.my_seat === null
+      ? h("button", { type: "button", class: "join", text: t("join"), onclick: async () => {
+          try {
+            await api.join(game.id);
+            location.hash = `#/game/${game.id}`;
+          } catch (error) {
+            toast(t("error", { message: error.message }));
+          }
+        } })
+      : null,
+    h("a", { href: `#/game/${game.id}`, text: game.my_seat === null ? t("watch") : t("open") }),
+  );
+
+// A game being played (GET /api/games/live): who plays, the score, and a link to watch it (or to
+// my own seat at it).
+const liveRow = (game) =>
+  h("li", { class: "game-row", "data-game": game.id },
+    h("span", { text: `${t(`preset_${game.preset}`)} · ${names(game)}` }),
+    h("span", { class: "status", text: game.scores.join("–") }),
+    h("a", { href: `#/game/${game.id}`, class: "watch", text: game.my_seat === null ? t("watch") : t("open") }),
+  );
