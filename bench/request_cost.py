@@ -24,6 +24,11 @@ they take rounds in turn (the order alternating), and the report gives each one'
 round by round, the ratio of this checkout's CPU to the other's: the machine's drift falls on
 both alike.
 
+``--polls N`` prices a poll instead: one game of the session read ``N`` times in full and ``N``
+times with ``If-None-Match`` (answered 304), in alternating blocks, and the CPU of each (the
+application's and the PostgreSQL backend's) and their ratio; with ``--profile`` the profile is of
+the 304s only.
+
 ``--profile N`` runs one more round under cProfile (counting CPU time, not waits; its own cost
 inflates the functions called most often) and prints the N most expensive functions by own time
 and by cumulative time. ``--statements`` prints the SQL of three steps first.
@@ -238,6 +243,56 @@ def compare(args: argparse.Namespace) -> None:
         side.wait()
 
 
+def polls(session: Session, rounds: int, reads: int, profile: int) -> None:
+    """CPU of a full read against a 304 of the same game, ``reads`` of each a round, in blocks
+    of 50 taken in turn (the machine's drift falls on both)."""
+    match, client = session.matches[0], session.client
+    path, token = f"/api/games/{match.id}", match.tokens[0]
+    status, headers, _, _, _ = client.call("GET", path, token)
+    assert status == 200, status
+    poll = {"If-None-Match": headers["etag"]}
+
+    def block(conditional: bool, count: int) -> tuple[float, float]:
+        cpu, pg_cpu = client.cpu, backend_cpu(session.backend)
+        for _ in range(count):
+            answer = client.call("GET", path, token, headers=poll if conditional else None)
+            assert answer[0] == (304 if conditional else 200), answer[0]
+        return client.cpu - cpu, backend_cpu(session.backend) - pg_cpu
+
+    print(f"# bench/request_cost.py --polls {reads} {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
+    print(f"# {http_load._git_describe()}; one game at version {match.version}, {rounds} rounds")
+    columns = ("round", 5), ("full app ms", 11), ("pg ms", 6), ("304 app ms", 10), ("pg ms", 6)
+    print(" ".join(f"{name:>{width}}" for name, width in columns) + f" {'ratio':>6}")
+    ratios = []
+    for number in range(1, rounds + 1):
+        spent = {True: [0.0, 0.0], False: [0.0, 0.0]}
+        for start in range(0, reads, 50):
+            for conditional in (False, True) if start % 100 == 0 else (True, False):
+                app, database = block(conditional, min(50, reads - start))
+                spent[conditional][0] += app
+                spent[conditional][1] += database
+        full, cached = (sum(spent[c]) for c in (False, True))
+        ratios.append(full / cached)
+        each = [value * 1000 / reads for value in (*spent[False], *spent[True])]
+        print(
+            f"{number:>5} {each[0]:>11.3f} {each[1]:>6.3f} {each[2]:>10.3f} {each[3]:>6.3f}"
+            f" {ratios[-1]:>5.2f}x"
+        )
+    print(
+        f"median: a 304 {statistics.median(ratios):.2f}x cheaper than a full read in CPU"
+        " (application and PostgreSQL)"
+    )
+    if profile:
+        profiler = cProfile.Profile(time.thread_time)
+        profiler.enable()
+        block(True, reads)
+        profiler.disable()
+        for order in ("tottime", "cumulative"):
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(profile)
+            print(out.getvalue())
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=6)
@@ -250,6 +305,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tree", default="", help=argparse.SUPPRESS)
     parser.add_argument("--db", default="truc_bench", help="dropped and recreated")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--polls", type=int, default=0, metavar="N", help="price 304s instead")
     args = parser.parse_args(argv)
     if args.serve:
         return serve(args)
@@ -257,6 +313,8 @@ def main(argv: list[str] | None = None) -> None:
         return compare(args)
 
     session = start(args.db, args.seed, args.matches, args.actions // 2)
+    if args.polls:
+        return polls(session, args.rounds, args.polls, args.profile)
     if args.statements:
         print_statements(session.player, session.matches)
     print(f"# bench/request_cost.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")

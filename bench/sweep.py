@@ -1,14 +1,14 @@
 """How many overdue turns one sweep applies per second (games/timeouts.py).
 
-    python bench/sweep.py [--games 1000] [--rounds 3] [--subscribed 0.5]
+    python bench/sweep.py [--games 1000] [--rounds 3] [--subscribed 0.5] [--db truc_bench_sweep]
 
-Makes its own PostgreSQL database (``truc_bench_sweep`` on 127.0.0.1:5432, dropped and made
-anew), starts --games 2-player matches (a fraction ``--subscribed`` of them with a webhook
-subscription for one player, so the outbox writes deliveries), moves every deadline into the
-past and times one ``timeouts.sweep()``: chunks of 500 games locked together (``SKIP LOCKED``),
-their states folded, each timed out (a card played for the player, the hand records, the
-outbox), the writes sent together. The process has a cold cache of recent states, as after an
-outage. Prints games per second.
+Makes its own PostgreSQL database (``--db``, ``truc_bench_sweep`` by default, on
+127.0.0.1:5432, dropped and made anew), starts --games 2-player matches (a fraction
+``--subscribed`` of them with a webhook subscription for one player, so the outbox writes
+deliveries), moves every deadline into the past and times one ``timeouts.sweep()``: chunks of
+500 games locked together (``SKIP LOCKED``), their states folded, each timed out (a card played
+for the player, the hand records, the outbox), the writes sent together. The process has a cold
+cache of recent states, as after an outage. Prints games per second.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DB = "truc_bench_sweep"
 
 
 def main() -> None:
@@ -34,12 +33,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--subscribed", type=float, default=0.5)
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="top N functions")
+    parser.add_argument("--db", default="truc_bench_sweep", help="dropped and recreated")
     args = parser.parse_args()
 
-    for sql in (f"DROP DATABASE IF EXISTS {DB}", f"CREATE DATABASE {DB}"):
+    for sql in (f"DROP DATABASE IF EXISTS {args.db}", f"CREATE DATABASE {args.db}"):
         subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
     os.environ.update(
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}",
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}",
         CELERY_BROKER_URL="memory://",
         CELERY_TASK_ALWAYS_EAGER="false",  # the deliveries' tasks are queued, not sent
         DJANGO_SETTINGS_MODULE="truc_api.settings",

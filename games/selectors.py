@@ -46,7 +46,7 @@ def hidden_from(seat: int | None, visibility: str) -> bool:
 
 
 def polled_etag(token: Any, game_id: GameId) -> str | None:
-    """The viewer's ETag from a token read ``store.with_etag_parts``; None when the game is not
+    """The viewer's ETag from a token read ``store.poll_token``; None when the game is not
     there for this viewer (the same visibility rule as ``visible_game``, which then answers
     why)."""
     parts = etag_parts(token)

@@ -34,10 +34,11 @@ from functools import reduce
 from typing import Any
 
 import structlog
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from knox.models import AuthToken
@@ -152,30 +153,50 @@ def forget_seats(game: Game) -> None:
     game.seats_read = None
 
 
-def with_etag_parts(tokens: QuerySet[AuthToken], game_id: GameId) -> QuerySet[AuthToken]:
-    """The tokens' query, also reading what ``game_id``'s ETag is made of for the token's player
-    (``etag_parts``): a poll is then answered with the token's one query. A malformed id reads
-    nothing more (the view's read answers 404)."""
+def poll_token(digest: str, key: str, game_id: GameId) -> AuthToken | None:
+    """The token of ``digest`` and ``key`` with its player, as the authentication's lookup
+    finds it (``truc_api.authentication.find_token``), also reading what ``game_id``'s ETag is
+    made of for that player (``etag_parts``): a poll is answered with this one statement.
+    Written out: through the ORM, building the token's query cost more than the rest of a 304
+    (bench/README.md, "The floor"). knox's checks (expiry and its signal, AUTO_REFRESH, the
+    inactive player) are the authentication's, as for any token. A malformed id reads no parts
+    (the view's read answers 404)."""
     try:
         pk = _key(game_id)
     except (ValueError, TypeError, ValidationError):
-        return tokens
-    annotated: QuerySet[AuthToken] = tokens.annotate(etag_parts=RawSQL(_ETAG_PARTS, [pk]))
-    return annotated
+        pk = None
+    found = get_user_model().objects.raw(_POLL, [pk, digest, key])
+    player = next(iter(found), None)
+    if player is None:
+        return None
+    token_fields = ("digest", "token_key", "user_id", "created", "expiry")
+    made = (getattr(player, "token_created"), getattr(player, "token_expiry"))  # noqa: B009
+    values = (digest, key, player.pk, *(_moment(value) for value in made))
+    token = AuthToken.from_db(connection.alias, token_fields, values)
+    token.user = player
+    token.etag_parts = getattr(player, "etag_parts")  # noqa: B009
+    return token
 
 
 def etag_parts(token: Any) -> tuple[int, str, datetime, str, int | None] | None:
     """(version, status, updated_at, visibility, the player's seat or None) from a token read
-    ``with_etag_parts``; None when there is no such game."""
+    ``poll_token``; None when there is no such game."""
     found = getattr(token, "etag_parts", None)
     if found is None:
         return None
     version, status, updated_at, visibility, seat = found.split("|")
-    moment = parse_datetime(updated_at)
+    moment = _moment(updated_at)
     assert moment is not None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)  # SQLite keeps UTC without the offset
     return int(version), status, moment, visibility, int(seat) if seat else None
+
+
+def _moment(value: datetime | str | None) -> datetime | None:
+    """A time read outside a model's fields: from SQLite text or a naive datetime (UTC, kept
+    without the offset), from PostgreSQL an aware datetime."""
+    moment = parse_datetime(value) if isinstance(value, str) else value
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 # One text value (a subquery gives one column), correlated with the token's player; the same SQL
@@ -185,6 +206,13 @@ _ETAG_PARTS = (
     " || '|' || g.visibility || '|' || COALESCE(CAST(s.number AS TEXT), '')"
     " FROM games_game g LEFT JOIN games_seat s"
     " ON s.game_id = g.id AND s.player_id = knox_authtoken.user_id WHERE g.id = %s"
+)
+# The player's row, the token's own columns beside it, and the game's ETag parts.
+_POLL = (
+    "SELECT p.*, knox_authtoken.created AS token_created, knox_authtoken.expiry AS token_expiry,"
+    f" ({_ETAG_PARTS}) AS etag_parts"
+    " FROM knox_authtoken JOIN players_player p ON p.id = knox_authtoken.user_id"
+    " WHERE knox_authtoken.digest = %s AND knox_authtoken.token_key = %s"
 )
 
 
@@ -532,7 +560,8 @@ def save_all(recorders: Sequence[Recorder]) -> None:
     seats = [seat for recorder in recorders for seat in recorder._seat_rows()]
     rows = [row for recorder in recorders for row in recorder.rows]
     with connection.cursor() as cursor:
-        cursor.executemany(_INSERT_EVENT, [_params(row, _EVENT_COLUMNS) for row in rows])
+        db = cursor.db
+        cursor.executemany(_INSERT_EVENT, [_params(row, _EVENT_COLUMNS, db) for row in rows])
         HandSnapshot.objects.bulk_create([s for recorder in recorders for s in recorder.snapshots])
         # A cama's later hands find its record there already.
         camas = [cama for recorder in recorders for cama in recorder.camas]
@@ -547,21 +576,39 @@ def save_all(recorders: Sequence[Recorder]) -> None:
             (_UPDATE_DEALT_GAME, dealt, _DEALT_GAME_COLUMNS),
         ):
             if changed:
-                cursor.executemany(sql, [[*_params(g, columns), _key(g.pk)] for g in changed])
+                cursor.executemany(sql, [[*_params(g, columns, db), _key(g.pk)] for g in changed])
         if seats:
-            cursor.executemany(_UPDATE_SEAT, [[*_params(s, _SEAT_COLUMNS), s.pk] for s in seats])
+            values = [[*_params(seat, _SEAT_COLUMNS, db), seat.pk] for seat in seats]
+            cursor.executemany(_UPDATE_SEAT, values)
     together = [_recorded(recorder) for recorder in recorders]
     signals.recorded_together.send(sender=Game, recorded=together)
 
 
-def _params(instance: Any, columns: Sequence[str]) -> list[Any]:
-    """The values of ``columns`` of a model instance, as its fields write them (JSON adapted, a
-    UUID as SQLite keeps it...)."""
-    fields = type(instance)._meta
+def _params(instance: Any, columns: tuple[str, ...], db: BaseDatabaseWrapper) -> list[Any]:
+    """The values of ``columns`` of a model instance, as its fields write them for ``db`` (JSON
+    adapted, a UUID as SQLite keeps it...): the cursor's connection itself, not the
+    ``connection`` proxy, which looks it up again at every use."""
     return [
-        fields.get_field(name).get_db_prep_save(getattr(instance, name), connection)
-        for name in columns
+        field.get_db_prep_save(getattr(instance, field.attname), db)
+        for field in _fields(type(instance), columns)
     ]
+
+
+def _fields(model: type[Model], columns: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
+    """The fields of ``columns``, looked up once: a sweep prepares thousands of rows' values."""
+    found = _FIELDS.get((model, columns))
+    if found is None:
+        found = tuple(_concrete(model._meta.get_field(name)) for name in columns)
+        _FIELDS[(model, columns)] = found
+    return found
+
+
+def _concrete(field: Any) -> Field[Any, Any]:
+    assert isinstance(field, Field)  # a column, never a reverse relation
+    return field
+
+
+_FIELDS: dict[tuple[type[Model], tuple[str, ...]], tuple[Field[Any, Any], ...]] = {}
 
 
 # The writes of every save, written out. A column an event changes is in ``_GAME_COLUMNS``

@@ -131,10 +131,11 @@ def _deliveries(
 
 
 def _send(deliveries: list[Delivery]) -> None:
-    """Written together, each sent by its own task after commit."""
+    """Written together, and sent after commit, a batch of them a task
+    (``sending.send_all_after_commit``)."""
     Delivery.objects.bulk_create(deliveries)
-    for delivery in deliveries:
-        sending.send_after_commit(delivery.pk)
+    if deliveries:
+        sending.send_all_after_commit([delivery.pk for delivery in deliveries])
 
 
 def state_before(game: Game, seq: int) -> engine.State | None:

@@ -21,6 +21,7 @@ import ssl
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -39,6 +40,13 @@ logger = structlog.get_logger(__name__)
 
 #: The task that makes one attempt (notifications/tasks.py), named: that module imports this one.
 SEND_DELIVERY = "notifications.tasks.send_delivery"
+#: The task that makes the first attempt at several deliveries in turn.
+SEND_DELIVERIES = "notifications.tasks.send_deliveries"
+#: Deliveries one ``SEND_DELIVERIES`` message carries: a save that writes many (a sweep of
+#: timeouts after an outage, a chunk of 500 games) sends a message per batch rather than one per
+#: delivery, and a slow receiver holds up at most the rest of its batch (each attempt is bounded,
+#: ``_attempt_seconds``), while other workers take the other batches.
+DELIVERIES_A_TASK = 25
 
 
 def routing() -> dict[str, Any]:
@@ -55,6 +63,26 @@ def send_after_commit(delivery_id: uuid.UUID | str, delay: float = 0) -> None:
     options = {"countdown": delay} if delay else {}
     task = signature(SEND_DELIVERY, args=(str(delivery_id),), options={**options, **routing()})
     transaction.on_commit(task.apply_async)
+
+
+def send_all_after_commit(delivery_ids: Sequence[Any]) -> None:
+    """The first attempt at each of ``delivery_ids``, sent after the outermost commit:
+    ``DELIVERIES_A_TASK`` to a message (one alone goes as ``send_after_commit`` sends it)."""
+    ids = [str(delivery_id) for delivery_id in delivery_ids]
+    if len(ids) == 1:
+        send_after_commit(ids[0])
+        return
+    for start in range(0, len(ids), DELIVERIES_A_TASK):
+        batch = ids[start : start + DELIVERIES_A_TASK]
+        task = signature(SEND_DELIVERIES, args=(batch,), options=routing())
+        transaction.on_commit(task.apply_async)
+
+
+def send_each(delivery_ids: Sequence[str]) -> int:
+    """``send`` each delivery in turn; how many were attempted. Each is claimed on its own, so a
+    batch sent twice, or racing a single task or the sweep, still makes each attempt once; a
+    worker lost mid-batch leaves the rest pending and due, for the sweep."""
+    return sum(send(delivery_id) is not None for delivery_id in delivery_ids)
 
 
 @dataclass(frozen=True)
@@ -264,6 +292,5 @@ def sweep(limit: int = 500) -> int:
         .values_list("pk", flat=True)[:limit]
     )
     ids = list(overdue)
-    for delivery_id in ids:
-        send_after_commit(delivery_id)
+    send_all_after_commit(ids)
     return len(ids)

@@ -14,6 +14,13 @@ def send_delivery(delivery_id: str) -> str | None:
     return sending.send(delivery_id)
 
 
+@shared_task(name="notifications.tasks.send_deliveries")
+def send_deliveries(delivery_ids: list[str]) -> int:
+    """The first attempt at each of several deliveries written together (a sweep's chunk), in
+    turn: each as ``send_delivery`` makes it."""
+    return sending.send_each(delivery_ids)
+
+
 @shared_task(name="notifications.tasks.sweep_deliveries")
 def sweep_deliveries() -> int:
     """The periodic sweep: sends again the pending deliveries whose task was lost."""

@@ -1,18 +1,19 @@
 """Authentication: knox tokens (hashed, expiring, one per device), through knox's own class.
 
 knox finds a token by its first characters and compares digests in Python; the digest is its
-primary key, so the subclass asks for both in one indexed lookup instead, and with the player
-(``select_related``). The rest is knox's: expiry (with its ``token_expired`` signal),
-``AUTO_REFRESH``, the inactive player's refusal.
+primary key, so the subclass asks for both in one indexed lookup instead, with the player
+(``select_related``), or lets the view find it (``GameView``'s poll: with the game's ETag). The
+rest is knox's: expiry (with its ``token_expired`` signal), ``AUTO_REFRESH``, the inactive
+player's refusal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import structlog
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -34,22 +35,32 @@ def _invalid() -> AuthenticationFailed:
     return AuthenticationFailed(_("Invalid token."))  # built when needed: it is translated
 
 
+def find_token(digest: str, key: str) -> AuthToken | None:
+    """The token of ``digest`` (knox's primary key) and ``key``, with its player, or None."""
+    try:
+        return AuthToken.objects.select_related("user").get(digest=digest, token_key=key)
+    except AuthToken.DoesNotExist:
+        return None
+
+
+#: How a view finds the presented token itself (``find_token``'s arguments and answer).
+Finder = Callable[[str, str], AuthToken | None]
+
+
 class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # knox: no type hints
     """knox's token authentication in one query, naming the player on every later log line of
     the request: his id, never the token."""
 
-    def tokens(self, request: Request) -> QuerySet[AuthToken]:
-        """Where the presented token is looked for, with its player. A view may read more in the
-        same query: its ``with_token(tokens)`` extends the query (``GameView``: a poll's ETag)."""
-        tokens: QuerySet[AuthToken] = AuthToken.objects.select_related("user")
-        extend = getattr(request.parser_context.get("view"), "with_token", None)
-        if extend is not None:
-            tokens = extend(tokens)
-        return tokens
+    def finder(self, request: Request) -> Finder:
+        """How the presented token is found, with its player: ``find_token``, unless the view
+        finds it itself, reading more in the same query (its ``find_token``: ``GameView``'s
+        poll reads the game's ETag with the token)."""
+        found: Finder | None = getattr(request.parser_context.get("view"), "find_token", None)
+        return find_token if found is None else found
 
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, AuthToken] | None:
         # An instance serves one request (DRF makes them per request).
-        self.queryset = self.tokens(request)
+        self.find = self.finder(request)
         header = get_authorization_header(request).split()
         if not header or header[0].decode(errors="replace").lower() not in PREFIXES:
             return None  # another scheme, or none: anonymous
@@ -66,8 +77,7 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # kno
             digest = hash_token(text)
         except (UnicodeError, ValueError, TypeError):
             raise _invalid() from None
-        key = text[: CONSTANTS.TOKEN_KEY_LENGTH]
-        auth_token = self.queryset.filter(digest=digest, token_key=key).first()
+        auth_token = self.find(digest, text[: CONSTANTS.TOKEN_KEY_LENGTH])
         if auth_token is None or self._cleanup_token(auth_token):
             raise _invalid()
         if knox_settings.AUTO_REFRESH and auth_token.expiry:

@@ -37,6 +37,7 @@ from games.api.serializers import (
 )
 from games.models import Game, Seat
 from players.api.requests import player_of
+from truc_api import authentication
 from truc_api.pagination import Page
 from truc_api.serializers import validated, validated_query
 
@@ -195,12 +196,14 @@ class JoinByCodeView(APIView):
 class GameView(APIView):
     """A poll (``If-None-Match``) of an unchanged game is answered 304 through the whole stack
     (middleware headers, throttles) with the token's one query, which also reads the game's ETag
-    parts for the token's player (``with_token``)."""
+    parts for the token's player (``find_token``)."""
 
-    def with_token(self, tokens: QuerySet[AuthToken]) -> QuerySet[AuthToken]:
+    def find_token(self, digest: str, key: str) -> AuthToken | None:
+        """The authentication's token lookup (``truc_api.authentication``); a poll's reads the
+        game's ETag parts with it, in the store's statement (``store.poll_token``)."""
         if not self.request.headers.get("If-None-Match"):
-            return tokens
-        return store.with_etag_parts(tokens, self.kwargs["game_id"])
+            return authentication.find_token(digest, key)
+        return store.poll_token(digest, key, self.kwargs["game_id"])
 
     @extend_schema(
         operation_id="games_read",

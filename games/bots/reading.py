@@ -22,7 +22,9 @@ in Poker", UAI 2005, for weighing each hand by the likelihood of the actions see
   **envido** caller calls with probability ``q ** k``, ``q`` his value's share of the deck's
   hands: ``q`` is spread evenly, so ``k = 1 / f - 1`` (the method of moments again). A player
   who calls in most hands is read as calling with almost anything, one who seldom calls as
-  calling with his best. No bot of ours calls by either rule;
+  calling with his best. The truco shape is the common one of a value caller who bluffs (our
+  ``basic`` and styles are of that shape too), but no bot's thresholds are in it: only the share
+  is fit, to each opponent from his own calls;
 - each hand is played out to the end with the card rule both sides are assumed to use
   (``basic.choose_card``'s: the lowest card that wins, else a parda, else the lowest; lead the
   highest when that baza wins the hand, else in baza 1 the middle card), and the bazas decided

@@ -59,7 +59,7 @@ share of hands in which it called), from the history: the only thing the bot rea
 the chance at which accepting loses less than refusing (a quarter for a truco: accepting plays
 for 2, refusing gives 1) it refuses; above, it does not refuse, and it raises as the strategy
 mixes only when the stake is more likely won than lost (``RAISE_READ``). No bot of ours is the
-model: see ``reading``.
+model, only the opponent's own share of hands with a call: see ``reading``.
 """
 
 from __future__ import annotations

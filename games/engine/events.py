@@ -38,9 +38,21 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.TYPE, "v": self.SCHEMA}
-        for field in fields(self):
-            data[field.name] = _plain(getattr(self, field.name))
+        for name in _names(type(self)):
+            data[name] = _plain(getattr(self, name))
         return data
+
+
+def _names(kind: type[Event]) -> tuple[str, ...]:
+    """An event class's field names, in order, found once: ``fields()`` builds them anew on
+    every call, and every recorded event is turned into JSON."""
+    names = _NAMES.get(kind)
+    if names is None:
+        names = _NAMES[kind] = tuple(field.name for field in fields(kind))
+    return names
+
+
+_NAMES: dict[type[Event], tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)

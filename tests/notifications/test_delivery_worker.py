@@ -16,7 +16,7 @@ from django.conf import settings
 
 from notifications import sending, signing
 from notifications.models import Delivery, Kind
-from notifications.tasks import send_delivery
+from notifications.tasks import send_deliveries, send_delivery
 from tests.games.test_timeout_worker import _wait, worker
 from tests.notifications.conftest import (
     act,
@@ -132,6 +132,35 @@ def test_webhook_no_duplicates_across_a_worker_killed_in_backoff(
         owner = int(request.path.removeprefix("/seat"))
         assert request.payload["data"]["seat"] == owner
         assert not strings_in(request.payload) & hidden_cards(game_id, owner)
+
+
+def test_webhook_deliveries_saved_together_go_in_batches_each_sent_once(
+    table, receiver, queue, monkeypatch
+) -> None:
+    monkeypatch.setattr(sending, "DELIVERIES_A_TASK", 2)  # the sender's side batches
+    game_id, clients = table("valenciano", players=2)
+    for seat, client in enumerate(clients):
+        subscribe(client, receiver, [Kind.YOUR_TURN, Kind.HAND_ENDED], path=f"/seat{seat}")
+    seat, fold = mover(game_id, clients, ("mazo",))
+    with app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(queue)
+
+    act(clients[seat], game_id, fold)  # the hand ends, the next is dealt: several deliveries
+
+    ids = [str(pk) for pk in Delivery.objects.values_list("pk", flat=True)]
+    assert len(ids) >= 3
+    with app.connection_for_write() as connection:
+        messages = connection.default_channel.client.llen(queue)
+    assert messages == (len(ids) + 1) // 2  # one message a batch, not one a delivery
+    with worker(queue):
+        send_deliveries.apply_async(args=(ids,), queue=queue)  # a copy of them all, racing
+        _wait(_all_done, "the deliveries")
+        time.sleep(1)  # let the copy finish: it must find nothing left to send
+
+    assert receiver.accepted_ids() == Counter({delivery_id: 1 for delivery_id in ids})
+    for request in receiver.received:
+        owner = int(request.path.removeprefix("/seat"))
+        assert request.payload["data"]["seat"] == owner
 
 
 def test_webhook_replay_sends_the_body_again_under_a_new_id(table, receiver, queue) -> None:
