@@ -107,6 +107,8 @@ WEBHOOK_CALLBACK = OpenApiCallback(
                 description="Refused: retried later, as any answer but a 2xx (see above)."
             ),
         },
-        examples=[OpenApiExample("your_turn", value=webhooks.YOUR_TURN)],
+        examples=[
+            OpenApiExample(kind, value=example) for kind, example in webhooks.EXAMPLES.items()
+        ],
     ),
 )

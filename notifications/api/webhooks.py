@@ -181,43 +181,74 @@ def _camel(name: str) -> str:
 
 
 # --- the game's examples, made by the engine -----------------------------------------------------
+#
+# Each is what ``notifications.payloads.payload`` sends seat 1 of a valenciano game after the
+# moves named, the events and the view made by the engine and redacted as the feed redacts them,
+# so an example cannot show a field the real body lacks, nor a card seat 1 may not see.
 
 _GAME_ID = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
+_READER = 1
+_HANDS = [["4B", "5O", "6C"], ["1E", "7O", "3C"]]
+_NEXT_HANDS = [["3O", "5E", "7C"], ["3B", "6O", "4C"]]  # the deal after a hand ends
 
 
-def _state_after_a_card() -> Schema:
-    """Seat 1's view once seat 0 has led the 4 of bastos: made by the engine, so it has every
-    field the view has (``engine.view_for``, as the payload's)."""
+def _game_example(kind: str, moves: list[tuple[int, engine.Action | None]]) -> Schema:
+    """Seat 1's notification of ``kind`` after ``moves`` (a seat's action, or its resignation)
+    from the first deal; its events are those of the last move and of a deal that followed."""
     state = engine.start(engine.start_match(engine.PRESETS["valenciano"]))
-    state = engine.evolve(state, engine.deal_hands(state, [["4B", "5O", "6C"], ["1E", "7O", "3C"]]))
-    for event in engine.decide(state, 0, engine.play("4B")):
-        state = engine.evolve(state, event)
-    view = engine.view_for(state, 1)
-    for key in ("rules", "version", "seat"):  # the payload's own fields say these
+    state = engine.evolve(state, engine.deal_hands(state, _HANDS))
+    events: list[tuple[int | None, engine.Event]] = []
+    for seat, action in moves:
+        made = engine.decide(state, seat, action) if action else [engine.resign(state, seat)]
+        events = [(seat, event) for event in made]
+        for event in made:
+            state = engine.evolve(state, event)
+        if state.needs_deal and state.winner is None:
+            deal = engine.deal_hands(state, _NEXT_HANDS)
+            events.append((None, deal))
+            state = engine.evolve(state, deal)
+    first = state.version - len(events) + 1
+    view = engine.view_for(state, _READER)
+    for key in ("rules", "version", "seat"):  # the body's own fields say these
         del view[key]
-    return view
+    over = state.winner is not None
+    return {
+        "type": kind,
+        "timestamp": "2025-05-01T18:30:02.118000+00:00",
+        "data": {
+            "game_id": _GAME_ID,
+            "version": state.version,
+            "seat": _READER,
+            "status": "finished" if over else "active",
+            "deadline": None if over else "2025-05-02T18:30:02.104000+00:00",
+            "events": [
+                contract.present(
+                    first + i,
+                    event.TYPE,
+                    "2025-05-01T18:30:02.101000+00:00",
+                    seat,
+                    engine.redact_json(event.to_json(), _READER),
+                )
+                for i, (seat, event) in enumerate(events)
+            ],
+            "state": view,
+        },
+    }
 
 
-YOUR_TURN: Schema = {
-    "type": "your_turn",
-    "timestamp": "2025-05-01T18:30:02.118000+00:00",
-    "data": {
-        "game_id": _GAME_ID,
-        "version": 3,
-        "seat": 1,
-        "status": "active",
-        "deadline": "2025-05-02T18:30:02.104000+00:00",
-        "events": [
-            {
-                "seq": 3,
-                "type": "card_played",
-                "at": "2025-05-01T18:30:02.101000+00:00",
-                "seat": 0,
-                "data": {"seat": 0, "card": "4B"},
-            }
-        ],
-        "state": _state_after_a_card(),
-    },
+def _reminder(example: Schema) -> Schema:
+    """A reminder is written by the beat, not by a move: no events (``reminders.remind``)."""
+    data = {**example["data"], "events": []}
+    return {**example, "timestamp": "2025-05-02T18:25:02.104000+00:00", "data": data}
+
+
+_LEAD = (0, engine.play("4B"))
+_TRUCO = (0, engine.Action("truco"))
+
+EXAMPLES: dict[str, Schema] = {
+    Kind.YOUR_TURN: _game_example(Kind.YOUR_TURN, [_LEAD]),
+    Kind.CALL_PENDING: _game_example(Kind.CALL_PENDING, [_TRUCO]),
+    Kind.DEADLINE_NEAR: _reminder(_game_example(Kind.DEADLINE_NEAR, [_LEAD])),
+    Kind.HAND_ENDED: _game_example(Kind.HAND_ENDED, [_TRUCO, (1, engine.Action("no_quiero"))]),
+    Kind.MATCH_ENDED: _game_example(Kind.MATCH_ENDED, [_LEAD, (0, None)]),
 }
-
-EXAMPLES: dict[str, Schema] = {Kind.YOUR_TURN: YOUR_TURN}

@@ -17,7 +17,7 @@ from lobby import challenges, seeks
 from notifications import reminders, sending
 from notifications.models import Delivery, Kind
 from players.services import rate_game
-from tests.api.document import SCHEMAS, conforms, webhook_body, webhook_headers
+from tests.api.document import SCHEMAS, conforms, webhook, webhook_body, webhook_headers
 from tests.notifications.conftest import act, mover, subscribe
 from tests.notifications.receiver import Receiver
 from tests.streams.test_stream_requests import messages
@@ -145,3 +145,13 @@ def _rematch_notices(game_id: str, ana: Any, pep: Any) -> None:
     assert pep.post(f"/api/games/{again}/resign").status_code == 200
     assert ana.post(f"/api/games/{again}/rematch").status_code == 200
     assert pep.post(f"/api/games/{again}/rematch/decline").json()["status"] == "declined"
+
+
+def test_every_webhook_has_an_example_that_is_its_own_body() -> None:
+    """The document shows each kind's body by an example (for a game's kinds, made by the
+    engine), and each example is exactly what that kind's body schema describes."""
+    for kind in Kind:
+        examples = webhook(kind)["requestBody"]["content"]["application/json"]["examples"]
+        [example] = examples.values()
+        assert example["value"]["type"] == kind
+        conforms(example["value"], webhook_body(kind), exactly=True)
