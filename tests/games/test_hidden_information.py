@@ -37,6 +37,8 @@ class Deal:
     hands: list[list[str]]
     played: dict[str, int] = field(default_factory=dict)  # card → seq of its card_played
     envido_winner: int | None = None  # the side that won an accepted envido
+    folded: set[int] = field(default_factory=set)  # seats at the mazo so far
+    envido_value: int | None = None  # the winner's value when the envido was settled
 
     def hidden_from(self, viewer: int | None, at: int) -> set[str]:
         """The cards of the other seats that no card_played event up to ``at`` has shown."""
@@ -49,8 +51,11 @@ class Deal:
         }
 
     def side_envido(self, side: int) -> int:
+        """RULES.md §5.2: a side's best, of the members not yet at the mazo."""
         return max(
-            engine.envido_of(cards) for seat, cards in enumerate(self.hands) if seat % 2 == side
+            engine.envido_of(cards)
+            for seat, cards in enumerate(self.hands)
+            if seat % 2 == side and seat not in self.folded
         )
 
 
@@ -72,8 +77,12 @@ class Ledger:
                 self.deals.append(Deal(seq, payload["number"], hands))
             elif kind == "card_played":
                 self.deals[-1].played[payload["card"]] = seq
+            elif kind == "folded":
+                self.deals[-1].folded.add(payload["seat"])
             elif kind == "envido_accepted":
-                self.deals[-1].envido_winner = payload["winner"]
+                deal = self.deals[-1]
+                deal.envido_winner = payload["winner"]
+                deal.envido_value = deal.side_envido(payload["winner"])
             self.seq = seq
         return self
 
@@ -159,7 +168,7 @@ def check_feed(ledger: Ledger, items: list[dict[str, Any]], viewer: int | None) 
 def _check_winning_value(deal: Deal, value: int) -> None:
     """RULES.md §8: the envido value announced is the winner's; the loser's is never told."""
     assert deal.envido_winner is not None
-    assert value == deal.side_envido(deal.envido_winner), "not the winning side's value"
+    assert value == deal.envido_value, "not the winning side's value"
 
 
 def check_history(history: dict[str, Any]) -> None:
@@ -277,7 +286,7 @@ def test_hidden_information_envido_shows_only_the_winning_value(table, make_clie
     for viewer, client in [*enumerate(clients), (None, spectator)]:
         view = client.get(f"/api/games/{game_id}").json()
         check_view(ledger, view, viewer)
-        assert view["state"]["hand"]["envido"]["value"] == deal.side_envido(deal.envido_winner)
+        assert view["state"]["hand"]["envido"]["value"] == deal.envido_value
         feed = client.get(f"/api/games/{game_id}/events?after=0").json()["events"]
         check_feed(ledger, feed, viewer)
         assert [item["type"] for item in feed].count("envido_accepted") == 1
