@@ -13,14 +13,11 @@ README.md ("What grows").
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import subprocess
-import sys
 import uuid
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from in_process import setup_django
+
 DB = "truc_bench_growth"
 TABLES = (
     "games_gameevent",
@@ -38,23 +35,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    for sql in (f"DROP DATABASE IF EXISTS {DB}", f"CREATE DATABASE {DB}"):
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
-    os.environ.update(
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}",
-        CELERY_BROKER_URL="memory://",
-        CELERY_TASK_ALWAYS_EAGER="false",
-        DJANGO_SETTINGS_MODULE="truc_api.settings",
-        LOG_LEVEL="WARNING",
-    )
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    setup_django(DB, CELERY_TASK_ALWAYS_EAGER="false")
     from django.db import connection
 
-    call_command("migrate", verbosity=0)
     before = _sizes()
     rng = random.Random(args.seed)
     actions = sum(_match(number, rng) for number in range(args.matches))

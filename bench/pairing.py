@@ -26,12 +26,10 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from in_process import setup_django
+
 DB = os.environ.get("BENCH_PAIRING_DB", "truc_bench_pairing")
 
 
@@ -46,22 +44,8 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    for sql in (f"DROP DATABASE IF EXISTS {DB}", f"CREATE DATABASE {DB}"):
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
-    os.environ.update(
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB}",
-        CELERY_BROKER_URL="memory://",
-        DJANGO_SETTINGS_MODULE="truc_api.settings",
-        LOG_LEVEL="WARNING",
-        LOBBY_PAIRING_BATCH=str(max(args.waiting, args.pairable) + args.arrivals),
-    )
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    batch = max(args.waiting, args.pairable) + args.arrivals
+    setup_django(DB, LOBBY_PAIRING_BATCH=str(batch))
     rng = random.Random(15)
     # The reference: the same measures with few seekers waiting, in the same run (the machine's
     # speed drifts; the ratio is what to compare).

@@ -18,13 +18,11 @@ import cProfile
 import os
 import pstats
 import statistics
-import subprocess
-import sys
 import time
 from datetime import timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from in_process import setup_django
 
 
 def main() -> None:
@@ -36,22 +34,8 @@ def main() -> None:
     parser.add_argument("--db", default="truc_bench_sweep", help="dropped and recreated")
     args = parser.parse_args()
 
-    for sql in (f"DROP DATABASE IF EXISTS {args.db}", f"CREATE DATABASE {args.db}"):
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
-    os.environ.update(
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}",
-        CELERY_BROKER_URL="memory://",
-        CELERY_TASK_ALWAYS_EAGER="false",  # the deliveries' tasks are queued, not sent
-        DJANGO_SETTINGS_MODULE="truc_api.settings",
-        LOG_LEVEL="WARNING",
-    )
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    # The deliveries' tasks are queued, not sent.
+    setup_django(args.db, CELERY_TASK_ALWAYS_EAGER="false")
     rates = [_round(args.games, args.subscribed, args.profile) for _ in range(args.rounds)]
     print(f"sweep: {args.games} overdue games a round, {args.rounds} rounds")
     print("games/s per round: " + ", ".join(f"{rate:.0f}" for rate in rates))
