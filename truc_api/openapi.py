@@ -12,6 +12,7 @@ are relative to.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from drf_spectacular import openapi
@@ -112,32 +113,34 @@ def postprocess(
     return result
 
 
-def plain_references(node: Any) -> None:
+def _objects(node: Any) -> Iterator[dict[str, Any]]:
+    """Every object in a JSON document, each after the objects it holds (so a caller may change
+    an object once everything inside it has been seen)."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _objects(item)
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _objects(value)
+        yield node
+
+
+def plain_references(document: Any) -> None:
     """drf-spectacular wraps a reference in a one-item `allOf` to give it a description; in 3.1 a
     `$ref` takes siblings, so the reference stands as itself (what readers expect)."""
-    if isinstance(node, list):
-        for item in node:
-            plain_references(item)
-        return
-    if not isinstance(node, dict):
-        return
-    for value in node.values():
-        plain_references(value)
-    wrapped = node.get("allOf")
-    if isinstance(wrapped, list) and len(wrapped) == 1 and set(wrapped[0]) == {"$ref"}:
-        node["$ref"] = node.pop("allOf")[0]["$ref"]
+    for node in _objects(document):
+        wrapped = node.get("allOf")
+        if isinstance(wrapped, list) and len(wrapped) == 1 and set(wrapped[0]) == {"$ref"}:
+            node["$ref"] = node.pop("allOf")[0]["$ref"]
 
 
-def null_as_31(node: Any) -> None:
+def null_as_31(document: Any) -> None:
     """OpenAPI 3.0's ``nullable: true`` in 3.1's words, in place: a type list, or `oneOf` null."""
-    if isinstance(node, list):
-        for item in node:
-            null_as_31(item)
-        return
-    if not isinstance(node, dict):
-        return
-    for value in node.values():
-        null_as_31(value)
+    for node in _objects(document):
+        _null_as_31(node)
+
+
+def _null_as_31(node: dict[str, Any]) -> None:
     if not node.pop("nullable", False):
         return
     if isinstance(node.get("type"), str) and not {"$ref", "allOf", "oneOf"} & set(node):
