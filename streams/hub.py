@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import itertools
 import math
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,7 +27,8 @@ from django.conf import settings
 from django.db import close_old_connections
 from redis.exceptions import RedisError
 
-from streams import bus
+from streams import bus, delivery_clock
+from streams.delivery_clock import Stamp
 
 logger = structlog.get_logger(__name__)
 
@@ -59,11 +61,17 @@ class Watch:
         #: The count of pokes (of any watch) at this watch's last poke, or at its making: a read
         #: started since then sees what caused it.
         self.woken_at = next(_pokes)
+        #: The earliest notification not yet served, and the one the last ``wait`` took
+        #: (``delivery_clock``: kept only when its log is on).
+        self._stamp: Stamp | None = None
+        self.stamp: Stamp | None = None
 
-    def poke(self, reason: str) -> None:
+    def poke(self, reason: str, published: float | None = None) -> None:
         self._reasons.add(reason)
         self._woken.set()
         self.woken_at = next(_pokes)
+        if published is not None and self._stamp is None:
+            self._stamp = Stamp(published, time.time())
 
     async def wait(self, timeout: float) -> set[str]:
         """Until poked or ``timeout`` passes; the reasons (topics, probe names), empty on time."""
@@ -73,6 +81,7 @@ class Watch:
                     await self._woken.wait()
         self._woken.clear()
         reasons, self._reasons = self._reasons, set()
+        self.stamp, self._stamp = self._stamp, None
         return reasons
 
 
@@ -183,10 +192,10 @@ class Hub:
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)
 
-    def poke_many(self, topics: Iterable[str]) -> None:
+    def poke_many(self, topics: Iterable[str], published: float | None = None) -> None:
         for topic in topics:
             for watch in self._by_topic.get(topic, ()):
-                watch.poke(topic)
+                watch.poke(topic, published)
 
     def poke_all(self, reason: str) -> None:
         for watch in self.watches:
@@ -237,10 +246,21 @@ class Hub:
                     self.poke_all("resubscribed")
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
-                            self.poke_many([message["channel"].decode()[len(prefix) :]])
+                            topic = message["channel"].decode()[len(prefix) :]
+                            self.poke_many([topic], _published(message["data"]))
             except (RedisError, OSError) as error:
                 logger.warning("streams.listen_failed", error=str(error))
                 await asyncio.sleep(1)
+
+
+def _published(data: bytes) -> float | None:
+    """The publisher's stamp (``bus.publish``), kept only for the delivery clock."""
+    if not data or not delivery_clock.enabled():
+        return None
+    try:
+        return float(data)
+    except ValueError:  # a publisher that sends no stamp
+        return None
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

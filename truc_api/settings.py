@@ -346,6 +346,10 @@ STREAM_READ_THREADS = env.int("STREAM_READ_THREADS", default=4)
 STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
 STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
 STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
+# A file the streams process appends a line to for each delivery a notification caused: when it
+# was published, received, read and handed to the server (streams/delivery_clock.py). For
+# bench/streams.py only; empty (production): nothing is kept.
+STREAM_DELIVERY_LOG = env.str("STREAM_DELIVERY_LOG", default="")
 # What a stream tells EventSource to wait before reconnecting after a drop.
 STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
 # The streams are Django async views, which drf-spectacular does not see: a hook documents them.
