@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import itertools
 import math
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
@@ -24,7 +25,7 @@ import redis.asyncio as aioredis
 import structlog
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from redis.exceptions import RedisError
 
 from streams import bus, delivery_clock
@@ -181,13 +182,10 @@ class Hub:
     async def _in_pool(self, read: Callable[..., Any], *args: Any) -> Any:
         """On one of the readers' threads: a read spends most of its time waiting for
         PostgreSQL, and on the one sync thread every stream's read would wait for the one before
-        it. Each thread keeps its own connection (``CONN_MAX_AGE``), checked before each read."""
-
-        def checked() -> Any:
-            close_old_connections()
-            return read(*args)
-
-        return await asyncio.get_running_loop().run_in_executor(self._readers, checked)
+        it. Each thread keeps its own connection (``CONN_MAX_AGE``), see ``_checked``."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._readers, _checked, read, *args
+        )
 
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)
@@ -251,6 +249,29 @@ class Hub:
             except (RedisError, OSError) as error:
                 logger.warning("streams.listen_failed", error=str(error))
                 await asyncio.sleep(1)
+
+
+#: How often a reader's thread checks its connection (``_checked``).
+CONNECTION_CHECK_SECONDS = 1.0
+_checked_at = threading.local()
+
+
+def _checked(read: Callable[..., Any], *args: Any) -> Any:
+    """``read(*args)`` on this thread's connection, checked (``close_old_connections``: its age,
+    and with ``CONN_HEALTH_CHECKS`` a round trip to PostgreSQL) at most once a
+    ``CONNECTION_CHECK_SECONDS``, not before every read: at a hundred moves a second that round
+    trip was one of a read's five. A connection that died since its last check (a restarted
+    database) fails the read once: it is checked, and the read made again."""
+    now = time.monotonic()
+    if now - getattr(_checked_at, "last", -math.inf) >= CONNECTION_CHECK_SECONDS:
+        close_old_connections()
+        _checked_at.last = now
+    try:
+        return read(*args)
+    except (OperationalError, InterfaceError):
+        close_old_connections()  # closes it: an error occurred on it
+        _checked_at.last = time.monotonic()
+        return read(*args)
 
 
 def _published(data: bytes) -> float | None:

@@ -32,6 +32,10 @@ return 1
 """
 
 
+#: Claims renewed in one pipeline (``Limits.renew``).
+RENEW_AT_ONCE = 250
+
+
 def claim_ttl() -> float:
     return 3 * settings.STREAM_CHECK_SECONDS + 5
 
@@ -104,11 +108,16 @@ class Limits:
             for claim in self.held:
                 self._local[claim.player_id][claim.id] = expiry
             return
-        async with self.hub.redis.pipeline(transaction=False) as pipe:
-            for claim in self.held:
-                pipe.zadd(self._key(claim.player_id), {claim.id: expiry}, xx=True)
-                pipe.expire(self._key(claim.player_id), int(claim_ttl()) + 1)
-            await pipe.execute()
+        held = list(self.held)
+        for start in range(0, len(held), RENEW_AT_ONCE):
+            # A few hundred at a time: the loop sends other streams' messages between them, where
+            # one pipeline of every claim (10,000 commands at 5,000 streams) held it for as long
+            # as redis-py took to pack and parse them all.
+            async with self.hub.redis.pipeline(transaction=False) as pipe:
+                for claim in held[start : start + RENEW_AT_ONCE]:
+                    pipe.zadd(self._key(claim.player_id), {claim.id: expiry}, xx=True)
+                    pipe.expire(self._key(claim.player_id), int(claim_ttl()) + 1)
+                await pipe.execute()
 
     def _key(self, player_id: int) -> str:
         return f"{settings.STREAMS_CHANNEL_PREFIX}:open-streams:{player_id}"
