@@ -86,7 +86,7 @@ def test_the_delivery_clock_stamps_a_step_from_its_commit_to_its_send(servers_pa
     before = time.time()
     for _ in range(3):
         version = move(one, game_id, clients, rng)["version"]
-        reader.until(lambda m: m.event == "view" and m.data["version"] == version)
+        reader.until(lambda m, v=version: m.event == "view" and m.data["version"] == v)
         deadline = time.monotonic() + 3  # the process flushes its lines every half second
         while not lines() and time.monotonic() < deadline:
             time.sleep(0.2)
