@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import sys
 import time
@@ -56,6 +57,36 @@ from streams.limits import limits  # noqa: E402
 
 EVENT = {"seq": 0, "type": "card_played", "seat": 0, "card": "1e", "at": "2026-12-01T16:00:00Z"}
 VIEW = {"version": 0, "status": "active", "state": {"legal_actions": [{"type": "play"}] * 3}}
+
+
+class Collections:
+    """The cyclic garbage collector's pauses (``gc.callbacks``): by generation, their count and
+    CPU time (of the thread that collects: a busy machine's waits left out), from ``reset``."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {}
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.thread_time()
+        else:
+            took = time.thread_time() - self._started
+            self.pauses.setdefault(info["generation"], []).append(took)
+
+    def reset(self) -> None:
+        self.pauses = {}
+
+    def line(self) -> str:
+        return "; ".join(
+            f"gen{generation} {len(took)} pauses, {sum(took) * 1000:.0f} ms in all,"
+            f" longest {max(took) * 1000:.1f} ms of CPU"
+            for generation, took in sorted(self.pauses.items())
+        )
+
+
+COLLECTIONS = Collections()
 
 
 @dataclass(frozen=True)
@@ -117,6 +148,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"{args.streams} streams on {len(games)} games, {args.per_game} a game")
 
     started, cpu = time.perf_counter(), time.process_time()
+    COLLECTIONS.reset()
     for _ in range(args.rounds):
         for game in games:  # one move at a time, each followed by its game's streams
             here.poke_many([bus.game_topic(game)])
@@ -125,17 +157,19 @@ async def run(args: argparse.Namespace) -> None:
     spent, wall = time.process_time() - cpu, time.perf_counter() - started
     print(
         f"delivery: {deliveries} in {wall:.1f} s, CPU {spent * 1e6 / deliveries:.1f} µs a"
-        f" delivery (every thread of the process)"
+        f" delivery (every thread of the process)\n  garbage collector: {COLLECTIONS.line()}"
     )
 
     settings.STREAM_HEARTBEAT_SECONDS = args.heartbeat_seconds
     here.poke_all("heartbeat-test")  # every stream waits anew, on the short heartbeat
     await until(sent["bodies"] + args.streams)
     beats, cpu = sent["heartbeats"], time.process_time()
+    COLLECTIONS.reset()
     await asyncio.sleep(args.idle_seconds)
     beats = sent["heartbeats"] - beats
     spent = time.process_time() - cpu
     print(f"heartbeats: {beats} in {args.idle_seconds:g} s, CPU {spent * 1e6 / beats:.1f} µs each")
+    print(f"  garbage collector: {COLLECTIONS.line()}")
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

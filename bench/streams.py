@@ -432,6 +432,7 @@ class Stamped:
 
     published: float
     poked: float
+    woke: float
     read: float
     sent: float
     topic: str
@@ -442,9 +443,9 @@ def delivery_log(path: Path, since: float) -> list[Stamped]:
     """The game streams' lines of the log sent since ``since`` (wall clock)."""
     found = []
     for line in path.read_text().splitlines():
-        published, poked, read, sent, topic, seq = line.split()
-        if float(sent) >= since and topic.startswith("game:"):
-            stamps = (float(published), float(poked), float(read), float(sent))
+        *times, topic, seq = line.split()
+        if float(times[-1]) >= since and topic.startswith("game:"):
+            stamps = tuple(float(value) for value in times)
             found.append(Stamped(*stamps, topic[len("game:") :], None if seq == "-" else int(seq)))
     return found
 
@@ -468,8 +469,9 @@ def server_side(
     ]
     server = [(line.sent - line.published) * ms for line in stamped]
     parts = {
-        "redis+wake": [(line.poked - line.published) * ms for line in stamped],
-        "to read": [(line.read - line.poked) * ms for line in stamped],
+        "redis": [(line.poked - line.published) * ms for line in stamped],
+        "wake": [(line.woke - line.poked) * ms for line in stamped],
+        "read": [(line.read - line.woke) * ms for line in stamped],
         "send": [(line.sent - line.read) * ms for line in stamped],
     }
     found = {"server deliveries": float(len(server)),

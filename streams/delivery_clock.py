@@ -6,10 +6,11 @@ and once the step it caused has handed its bytes to the server (the generator re
 ``yield``: Django's ASGI handler has awaited granian's ``send``), this module appends one line to
 ``STREAM_DELIVERY_LOG``:
 
-    <published> <poked> <read> <sent> <game or player topic> <last seq sent or ->
+    <published> <poked> <woke> <read> <sent> <game or player topic> <last seq sent or ->
 
-(seconds since the epoch): published by the REST process, poked here (the hub received it),
-read (the step's snapshot ready), sent. What the bench's clients add after ``sent`` (the loopback
+(seconds since the epoch): published by the REST process, poked here (the hub received it), woke
+(the stream's task ran again), read (the step's snapshot ready: the gathered read it waited
+for), sent. What the bench's clients add after ``sent`` (the loopback
 socket, their own event loop) is theirs, not the server's. With no file named (production) no
 line is kept and the stamps cost a float each.
 """
@@ -40,11 +41,11 @@ def enabled() -> bool:
     return bool(settings.STREAM_DELIVERY_LOG)
 
 
-def record(stamp: Stamp, read: float, topic: str, last_seq: int | None) -> None:
+def record(stamp: Stamp, woke: float, read: float, topic: str, last_seq: int | None) -> None:
     log = _log(settings.STREAM_DELIVERY_LOG)
     log.write(
-        f"{stamp.published:.6f} {stamp.poked:.6f} {read:.6f} {time.time():.6f} {topic}"
-        f" {'-' if last_seq is None else last_seq}\n"
+        f"{stamp.published:.6f} {stamp.poked:.6f} {woke:.6f} {read:.6f} {time.time():.6f}"
+        f" {topic} {'-' if last_seq is None else last_seq}\n"
     )
     now = time.monotonic()
     if now - _flushed[0] > FLUSH_SECONDS:

@@ -39,13 +39,14 @@ async def follow(
     watch.seen["token"] = (digest, True)
     try:
         yield sse.retry(settings.STREAM_RETRY_MILLISECONDS)
+        woke = 0.0  # when the wait that took ``watch.stamp`` ended (the delivery clock)
         while True:
             step = await read(watch)
             read_at = time.time()
             if step.chunks:  # one write for the whole step: one send, one wake of the client
                 yield b"".join(step.chunks)
                 if watch.stamp is not None:
-                    delivery_clock.record(watch.stamp, read_at, topics[0], step.seq)
+                    delivery_clock.record(watch.stamp, woke, read_at, topics[0], step.seq)
             watch.stamp = None
             if step.end is not None:
                 yield sse.message({"reason": step.end}, event="end")
@@ -54,6 +55,7 @@ async def follow(
                 continue
             while not (reasons := await watch.wait(settings.STREAM_HEARTBEAT_SECONDS)):
                 yield sse.HEARTBEAT
+            woke = time.time() if watch.stamp is not None else 0.0
             if reasons & {"token", revoked} and not await sync_to_async(tokens.still_valid)(digest):
                 yield sse.message({"reason": "token_revoked"}, event="end")
                 return
