@@ -160,16 +160,24 @@ class Hub:
         return self._reads[(read_many, key)]
 
     def _start_reads(self, read_many: ReadMany) -> None:
-        if self._reading >= settings.STREAM_READ_THREADS or not self._gathering.get(read_many):
-            return
-        batch = self._gathering.pop(read_many)
-        started = next(_pokes)
-        for key, waiters in batch.items():
-            self._reads[(read_many, key)] = (started, waiters)
-        self._reading += 1
-        task = asyncio.create_task(self._read_batch(read_many, batch))
-        self._batches.add(task)  # held: the loop keeps only a weak reference to a task
-        task.add_done_callback(self._batches.discard)
+        """Reads of the keys gathered, oldest first, ``STREAM_READ_BATCH`` at most each, while
+        a thread is free: a read answers its readers only once it has read all its keys, so
+        after a stall (the 250 games of 5,000 streams woken at once) one read of every game
+        kept the first woken waiting for the last one's projections; each read's keys still
+        cost its few statements."""
+        gathering = self._gathering.get(read_many)
+        while gathering and self._reading < settings.STREAM_READ_THREADS:
+            keys = list(itertools.islice(gathering, settings.STREAM_READ_BATCH))
+            batch = {key: gathering.pop(key) for key in keys}
+            started = next(_pokes)
+            for key, waiters in batch.items():
+                self._reads[(read_many, key)] = (started, waiters)
+            self._reading += 1
+            task = asyncio.create_task(self._read_batch(read_many, batch))
+            self._batches.add(task)  # held: the loop keeps only a weak reference to a task
+            task.add_done_callback(self._batches.discard)
+        if not gathering:
+            self._gathering.pop(read_many, None)
 
     async def _read_batch(self, read_many: ReadMany, batch: dict[Hashable, Waiters]) -> None:
         try:

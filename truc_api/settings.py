@@ -343,6 +343,8 @@ STREAM_CHECK_SECONDS: float = env.float(
 # mostly waits for PostgreSQL, so several overlap. While this many reads are in flight, the games
 # woken meanwhile wait and are all read together by the next (streams/hub.py, Hub.read).
 STREAM_READ_THREADS = env.int("STREAM_READ_THREADS", default=4)
+# The most keys (games at a cursor, players) one read takes: the rest go in the next reads.
+STREAM_READ_BATCH = env.int("STREAM_READ_BATCH", default=32)
 STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
 STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
 STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
