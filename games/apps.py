@@ -8,9 +8,11 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported once the models are ready (Django's way for receivers).
-        from games import signals, tasks
+        from games import accounts, signals, tasks
         from games.models import Game
+        from players.signals import account_deleting
 
         signals.events_committed.connect(
             tasks.follow_committed_events, sender=Game, dispatch_uid="games.tasks"
         )
+        account_deleting.connect(accounts.on_account_deleting, dispatch_uid="games.accounts")

@@ -214,8 +214,9 @@ def delete_account(player: Player, *, password: str) -> None:
     """Erase the player's personal data and end what he takes part in.
 
     The row stays, under a name that says nothing (``deleted-<random>``), so that finished games
-    and his opponents' histories read whole; active games are resigned and the rest ends through
-    ``signals.account_deleting``; every token dies, so the account can never be used again."""
+    and his opponents' histories read whole; what he takes part in (games, seeks, challenges)
+    ends through ``signals.account_deleting``, whose receivers are the apps that hold it (games/
+    resigns his active games); every token dies, so the account can never be used again."""
     if not player.check_password(password):
         raise WrongPassword("password")
     with transaction.atomic():
