@@ -178,9 +178,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_overdue_turns",
         "schedule": TIMEOUT_SWEEP_SECONDS,
     },
-    # Rates finished games whose rate_game message was lost (players/tasks.py).
+    # Rates finished games whose rate_game message was lost (games/tasks.py).
     "reconcile-ratings": {
-        "task": "players.tasks.reconcile_ratings",
+        "task": "games.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
     },
     # Open games that never filled (games/open_tables.py).
