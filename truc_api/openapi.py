@@ -225,7 +225,8 @@ def postprocess(
 def negotiated(operation: dict[str, Any]) -> None:
     """The two answers DRF's content negotiation gives any of its operations: a 406 to an
     `Accept` that JSON does not satisfy, and, where a body is read, a 415 to a body that is not
-    JSON (sent as another media type). Their examples are the bodies truc_api/problems.py writes for them."""
+    JSON (sent as another media type). Their examples are the bodies truc_api/problems.py
+    writes for them."""
     answers = operation.get("responses", {})
     # Even an answer with no body (a 204) is negotiated first.
     answers.setdefault("406", _problem_answer("Not acceptable", exceptions.NotAcceptable()))

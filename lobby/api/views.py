@@ -12,7 +12,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
-from games.api.docs import answer
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -36,6 +35,7 @@ from truc_api.serializers import (
     THROTTLED,
     UNKNOWN_FIELD,
     UUID_PATTERN,
+    answer,
     error_example,
     invalid_request_example,
     location,
