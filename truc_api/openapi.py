@@ -192,6 +192,11 @@ def postprocess(
             " `parse_error` for a body that is not JSON."
         ),
     }
+    for schema in schemas.values():
+        # drf-spectacular's `BlankEnum` (an allowed empty choice) has no type: generators then
+        # type it `unknown`.
+        if "type" not in schema and all(isinstance(v, str) for v in schema.get("enum", [None])):
+            schema["type"] = "string"
     result["components"]["schemas"] = dict(sorted(schemas.items()))
     null_as_31(result)
     plain_references(result)

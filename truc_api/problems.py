@@ -18,6 +18,8 @@ from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+#: The detail of a 404 for a URL no route takes (a number's path segment that is not one).
+NO_RESOURCE = "No resource at this URL."
 #: The one title of `invalid_request`, however it is raised.
 INVALID_TITLE = "The request is not valid."
 
@@ -228,7 +230,7 @@ def permission_denied(request: HttpRequest, exception: Exception) -> JsonRespons
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
-    return problem_response(HTTPStatus.NOT_FOUND, "not_found", "No resource at this URL.")
+    return problem_response(HTTPStatus.NOT_FOUND, "not_found", NO_RESOURCE)
 
 
 def server_error(request: HttpRequest) -> JsonResponse:

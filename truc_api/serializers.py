@@ -22,6 +22,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from truc_api.problems import (
+    NO_RESOURCE,
     PROBLEM_CONTENT_TYPE,
     ApplicationError,
     field_error,
@@ -135,7 +136,9 @@ class ProblemSerializer(serializers.Serializer[Any]):
     request does not match this document (`errors` names each field at fault); a request that
     matches it but that the game's state or rules refuse is a 403, 404, 409 or 422."""
 
-    type = serializers.CharField(help_text="A URN named by `code`.")
+    type = serializers.RegexField(
+        r"^urn:truc-api:problem:[a-z0-9_]+$", help_text="A URN named by `code` (its last part)."
+    )
     title = serializers.CharField(help_text="A short summary of the problem's kind, for people.")
     status = serializers.IntegerField(min_value=400, max_value=599)
     detail = serializers.CharField(help_text="This occurrence, for people.")
@@ -218,6 +221,9 @@ def invalid_request_example(name: str, field: str, code: str, message: str) -> O
         errors=[{"field": field, "code": code, "message": message}],
     )
 
+
+#: A path whose number is not one (`/api/players/me/blocks/x`): no route takes it.
+NOT_AN_ID = problem_example("Not an id", 404, "not_found", NO_RESOURCE)
 
 UNKNOWN_FIELD = invalid_request_example(
     "Unknown field", "colour", "unknown_field", "This field is not expected."

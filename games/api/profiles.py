@@ -17,6 +17,7 @@ from players.api.requests import player_of
 from players.api.serializers import AccountSerializer, ProfileChangeSerializer, ProfileSerializer
 from players.models import Player
 from truc_api.serializers import (
+    NOT_AN_ID,
     NOT_AUTHENTICATED,
     RETRY_AFTER,
     THROTTLED,
@@ -94,6 +95,7 @@ class PlayerDetailView(APIView):
             **problem_responses(
                 NOT_AUTHENTICATED,
                 NO_SUCH_PLAYER,
+                NOT_AN_ID,
                 THROTTLED,
             ),
         },

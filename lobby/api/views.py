@@ -30,6 +30,7 @@ from lobby.lookups import by_id
 from lobby.models import Challenge, Seek
 from players.api.requests import player_of
 from truc_api.serializers import (
+    NOT_AN_ID,
     NOT_AUTHENTICATED,
     RETRY_AFTER,
     THROTTLED,
@@ -576,6 +577,7 @@ class ChatLineView(APIView):
             **_errors(
                 _GAME_NOT_FOUND,
                 error_example("No such line", lobby_errors.LineNotFound),
+                NOT_AN_ID,
             ),
         },
         parameters=[

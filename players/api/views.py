@@ -31,6 +31,7 @@ from players.api.serializers import (
 from players.models import Block, Player, Rating, RatingChange, RatingFamily, RatingSize
 from truc_api.pagination import MAX_QUERY_INTEGER, Page, query_integer
 from truc_api.serializers import (
+    NOT_AN_ID,
     NOT_AUTHENTICATED,
     RETRY_AFTER,
     THROTTLED,
@@ -286,7 +287,10 @@ class BlockDetailView(APIView):
         responses={
             200: BlockSerializer,
             **problem_responses(
-                NOT_AUTHENTICATED, error_example("Not blocked", services.BlockNotFound), THROTTLED
+                NOT_AUTHENTICATED,
+                error_example("Not blocked", services.BlockNotFound),
+                NOT_AN_ID,
+                THROTTLED,
             ),
         },
         parameters=[_BLOCKED_ID, RETRY_AFTER],
@@ -302,7 +306,7 @@ class BlockDetailView(APIView):
             204: None,
             **problem_responses(
                 NOT_AUTHENTICATED,
-                problem_example("Not a player id", 404, "not_found", "No resource at this URL."),
+                NOT_AN_ID,
                 THROTTLED,
             ),
         },
@@ -394,7 +398,9 @@ class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]  # g
         ],
         responses={
             200: PlayerRatingsSerializer,
-            **problem_responses(_UNKNOWN_FAMILY, NOT_AUTHENTICATED, NO_SUCH_PLAYER, THROTTLED),
+            **problem_responses(
+                _UNKNOWN_FAMILY, NOT_AUTHENTICATED, NO_SUCH_PLAYER, NOT_AN_ID, THROTTLED
+            ),
         },
         examples=[
             OpenApiExample(

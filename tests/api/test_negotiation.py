@@ -69,3 +69,36 @@ def test_an_operation_answers_a_406_and_415_as_declared(
     for answer in (html, *([text] if "requestBody" in operation else [])):
         if answer.status_code in (406, 415):
             conforms(answer.json(), "Problem", exactly=True)
+
+
+def _numbered() -> list[tuple[str, str, dict[str, Any]]]:
+    """The operations with a number in their path (`<int:...>` routes)."""
+    return [
+        found
+        for found in _operations()
+        if any(
+            parameter["in"] == "path" and parameter["schema"].get("type") == "integer"
+            for parameter in found[2].get("parameters", [])
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("template", "method", "operation"),
+    _numbered(),
+    ids=[operation["operationId"] for _, _, operation in _numbered()],
+)
+def test_a_path_number_that_is_not_one_is_a_declared_404(
+    template: str, method: str, operation: dict[str, Any]
+) -> None:
+    """No route takes `/x` for a number: the 404 is the operation's, with its very body as an
+    example."""
+    me = Client(PlayerFactory.create())
+    path = _path(template, operation, me)
+    for parameter in operation["parameters"]:
+        if parameter["in"] == "path" and parameter["schema"].get("type") == "integer":
+            path = path.replace(f"/{me.player.pk}", "/x", 1)
+    answer = getattr(me.http, method)(path)
+    assert answer.status_code == 404, path
+    examples = operation["responses"]["404"]["content"]["application/problem+json"]["examples"]
+    assert answer.json() in [example["value"] for example in examples.values()]
