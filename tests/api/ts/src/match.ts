@@ -188,6 +188,12 @@ async function main(): Promise<void> {
   const code: Schemas["ProblemCode"] | undefined = late.error?.code;
   if (code !== "game_over") fail(`a finished game answers game_over, not ${String(code)}`);
 
+  // A name the schema allows that a rule refuses: each field at fault with a code of the
+  // closed `FieldErrorCode` enum (a code outside it would not compile here).
+  const renamed = await host.PATCH("/api/players/me", { body: { display_name: "Bot strong 1" } });
+  const reason: Schemas["FieldErrorCode"] | undefined = renamed.error?.errors?.[0]?.code;
+  if (reason !== "bot_name") fail(`a bot's name: bot_name expected, not ${String(reason)}`);
+
   const feed = await guest.GET("/api/games/{game_id}/events", {
     params: { path: { game_id: gameId }, query: { after: 0, limit: 500 } },
   });
