@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from http import HTTPStatus
 from typing import Any, TypeVar
 
-from django.core.validators import ProhibitNullCharactersValidator
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django_filters import FilterSet
 from drf_spectacular import openapi
 from rest_framework import exceptions, serializers
@@ -53,11 +53,17 @@ class AutoSchema(openapi.AutoSchema):
             field, direction, bypass_extensions
         )
         # DRF refuses a NUL in any string it reads (PostgreSQL's text cannot hold one): a 400
-        # the schema states, where no pattern of the field's already leaves it out.
-        nul_refused = any(
-            isinstance(validator, ProhibitNullCharactersValidator) for validator in field.validators
-        )
-        if direction == "request" and nul_refused and schema.get("type") == "string":
+        # the schema states, where no pattern of the field's own (a RegexValidator's, which
+        # drf-spectacular writes next) already leaves it out.
+        validators = field.validators
+        nul_refused = any(isinstance(v, ProhibitNullCharactersValidator) for v in validators)
+        patterned = any(isinstance(v, RegexValidator) for v in validators)
+        if (
+            direction == "request"
+            and nul_refused
+            and not patterned
+            and schema.get("type") == "string"
+        ):
             schema.setdefault("pattern", NO_NUL)
         return schema
 

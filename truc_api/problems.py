@@ -155,6 +155,8 @@ def problem_of(exc: Exception) -> tuple[dict[str, Any], dict[str, str]] | None:
         # `extra` adds members (RFC 9457 extensions); it cannot overwrite the standard ones.
         body = {**exc.extra, **problem_body(exc.status, exc.code, exc.detail, title=exc.title)}
         headers.update(exc.headers)
+        if exc.status == HTTPStatus.UNAUTHORIZED:  # RFC 9110 §15.5.2: a 401 names its scheme
+            headers.setdefault("WWW-Authenticate", "Bearer")
     elif isinstance(exc, exceptions.APIException):
         body = _api_exception_body(exc)
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):

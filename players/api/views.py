@@ -271,11 +271,9 @@ class BlocksView(APIView):
         return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED, headers=where)
 
 
+# Any whole number: no player has the id 0, and unblocking him is a no-op as any other's.
 _BLOCKED_ID = OpenApiParameter(
-    "player_id",
-    {"type": "integer", "minimum": 1},
-    OpenApiParameter.PATH,
-    description="The blocked player's id.",
+    "player_id", {"type": "integer"}, OpenApiParameter.PATH, description="The blocked player's id."
 )
 
 

@@ -153,6 +153,8 @@ def test_login_wrong_password_and_unknown_user_answer_alike(api_client):
 
     assert wrong_password == unknown_user
     assert not AuthToken.objects.exists()
+    # Every 401 names the scheme to authenticate with (RFC 9110 §15.5.2), this one too.
+    assert login(api_client, "pep", "nope")["WWW-Authenticate"] == "Bearer"
 
 
 def test_login_inactive_player_is_refused(api_client):
