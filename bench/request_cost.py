@@ -1,6 +1,6 @@
 """What one action costs the server, in process: CPU per action with its reads, no HTTP server.
 
-    .venv/bin/python bench/request_cost.py [--rounds 6] [--actions 400] [--profile N]
+    .venv/bin/python -m bench.request_cost [--rounds 6] [--actions 400] [--profile N]
         [--statements]
 
 Run by hand, never as a test. It needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``, trust
@@ -51,11 +51,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from bench import http_load
 
-import http_load  # noqa: E402 - bench/http_load.py, beside this file
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class InProcess:
@@ -99,7 +97,9 @@ class InProcess:
             environ["HTTP_" + name.upper().replace("-", "_")] = value
         answer: dict[str, Any] = {}
 
-        def start_response(status: str, response_headers: list, exc_info: Any = None) -> None:
+        def start_response(
+            status: str, response_headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> None:
             answer["status"] = int(status.split()[0])
             answer["headers"] = {k.lower(): v for k, v in response_headers}
 
@@ -211,10 +211,19 @@ def serve(args: argparse.Namespace) -> None:
 def compare(args: argparse.Namespace) -> None:
     sides = {}
     for name, tree in (("this", ""), ("other", os.path.abspath(args.against))):
-        command = [sys.executable, __file__, "--serve", "--db", f"{args.db}_{name}"]
+        command = [
+            sys.executable,
+            "-m",
+            "bench.request_cost",
+            "--serve",
+            "--db",
+            f"{args.db}_{name}",
+        ]
         command += ["--actions", str(args.actions), "--matches", str(args.matches)]
         command += ["--seed", str(args.seed), *(["--tree", tree] if tree else [])]
-        side = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        side = subprocess.Popen(
+            command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         assert side.stdout is not None and side.stdout.readline().strip() == "ready"
         sides[name] = side
     print(f"# bench/request_cost.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')}: this checkout")

@@ -1,6 +1,6 @@
 """Benchmark of the live streams: thousands of open SSE streams on one ASGI process.
 
-    .venv/bin/python bench/streams.py [--levels 1000,5000] [--rate 100] [--seconds 30]
+    .venv/bin/python -m bench.streams [--levels 1000,5000] [--rate 100] [--seconds 30]
         [--idle-seconds 35] [--rest-seconds 20] [--rest-clients 8] [--redis redis://...]
         [--prefix bench] [--asgi-options "--loop uvloop"]
 
@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from http_load import (
+from bench.http_load import (
     LONG_MATCH,
     Http,
     Match,
@@ -385,7 +385,7 @@ def latencies(posted: list[Posted], deliveries: list[Delivery], per_game: int) -
         after_answer += [max(0.0, at - post.answered) * 1000 for at in times]
         after_request += [(at - post.sent) * 1000 for at in times]
 
-    def pct(values: list[float], q: float) -> float:
+    def pct(values: list[float], q: int) -> float:
         return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else float("nan")
 
     return {
@@ -483,6 +483,7 @@ def main(argv: list[str] | None = None) -> None:
             matches.append(creator.new_match(LONG_MATCH))
         print(f"# {pairs} matches created in {time.perf_counter() - started:.0f} s")
 
+        assert readers.process.pid is not None  # started
         meter = Meter(worker, rest_workers, readers.process.pid, args.db)
 
         def rest_run(pool: list[Match]) -> dict[str, Any]:
