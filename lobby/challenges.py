@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from games import engine
 from games.errors import rules_error
+from games.selectors import have_shared_a_table
 from lobby import notices, tables
 from lobby.errors import (
     ChallengeClosed,
@@ -129,7 +130,7 @@ def check_may_challenge(challenger: Player, player: Player) -> None:
         raise PlayerBlocked()
     if (player.pk, challenger.pk) in blocks:
         raise ChallengeRefused()
-    if player.challenges_from == Player.ChallengesFrom.KNOWN and not players.have_shared_a_table(
+    if player.challenges_from == Player.ChallengesFrom.KNOWN and not have_shared_a_table(
         player.pk, challenger.pk
     ):
         raise ChallengeRefused()

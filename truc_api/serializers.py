@@ -22,7 +22,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
-from truc_api.problems import PROBLEM_CONTENT_TYPE, ApplicationError, problem_body
+from truc_api.problems import PROBLEM_CONTENT_TYPE, ApplicationError, problem_body, problem_of
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -173,6 +173,16 @@ def problem_example(
 def error_example(name: str, error: type[ApplicationError], **kwargs: Any) -> OpenApiExample:
     """The example body of an `ApplicationError` a service raises, with its own title."""
     return problem_example(name, error.status, error.code, title=error.title, **kwargs)
+
+
+def answer(name: str, error: Exception) -> OpenApiExample:
+    """The problem ``error`` is answered with, by truc_api/problems.py itself."""
+    found = problem_of(error)
+    assert found is not None, error
+    body = found[0]
+    return OpenApiExample(
+        name, value=body, status_codes=[body["status"]], media_type=PROBLEM_CONTENT_TYPE
+    )
 
 
 def problem_responses(*examples: OpenApiExample) -> dict[tuple[int, str], OpenApiResponse]:

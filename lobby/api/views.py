@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
-from games.api.docs import answer, location
+from games.api.docs import location
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -36,6 +36,7 @@ from truc_api.serializers import (
     RETRY_AFTER,
     THROTTLED,
     UNKNOWN_FIELD,
+    answer,
     error_example,
     invalid_request_example,
     problem_responses,
