@@ -111,7 +111,7 @@ def caller_share(side_share: float, players: int) -> float:
     ``side_share`` of them: at a team table a side calls when any of its ``players / 2``
     members does, so one member calls in ``1 - (1 - side_share) ** (2 / players)`` (each alike);
     bounded (``SHARE_BOUNDS``)."""
-    share = 1.0 - (1.0 - side_share) ** (2 / players)
+    share = 1.0 - float((1.0 - side_share) ** (2 / players))
     low, high = SHARE_BOUNDS
     return min(high, max(low, share))
 
@@ -201,7 +201,9 @@ def announced(view: Mapping[str, Any], caller: int | None) -> Any:
     envido = hand["envido"]
     winner, value = envido["winner"], envido["value"]
     sung = set(hand["flor"]["sung"])
-    acted = {play["seat"] for play in basic.played(hand)} | ({caller} - {None})
+    acted: set[int] = {play["seat"] for play in basic.played(hand)}
+    if caller is not None:
+        acted.add(caller)
     flor_checked = sorted(acted) if view["rules"]["flor"] else []
 
     def fits(dealt: Sequence[Sequence[str]]) -> bool:
@@ -329,4 +331,4 @@ def rule_card(view: Mapping[str, Any]) -> str:
     own = sorted(TRUCO_RANK[card] for card in hand["my_cards"])
     table = [(p["seat"], TRUCO_RANK[p["card"]]) for p in hand["baza"]]
     rank = pick(own, table, hand["baza_results"], view["side"], view["rules"], hand["mano"] % 2)
-    return min(card for card in hand["my_cards"] if TRUCO_RANK[card] == rank)
+    return str(min(card for card in hand["my_cards"] if TRUCO_RANK[card] == rank))

@@ -34,22 +34,21 @@ and the abstract actions on offer (the truco ladder's next step is one action, `
 writes ``strong_policy.json`` (per key, the average strategy in thousandths). The bot **samples**
 its action from that mixed strategy.
 
-**What is not learned.** The card to play is searched, not learned (``card_play``): the card
-whose playouts over deals of the unseen cards drawn to fit what the table announced win the hand
-most often (perfect-information Monte Carlo, as in Ginsberg's GIB), every later card of every
-seat by one generic rule written for the playouts (``reading.pick``). The training played the
-cards by ``basic.choose_card``'s rule, an environment the strategy learned in, not a model of
-anyone at play. Over the strategy sit a few sound rules. Actions it plays less than
-``THRESHOLD`` of the time are dropped (thresholding, Ganzfried and Sandholm, AAMAS 2012: in an
-abstracted, not quite converged strategy they are mostly noise). A falta worth more than 4 points and a joc fora are called only
-with the top hands and accepted only with hands that beat such a range (``big_bet_rule``: a bet
-of up to a cama against a refusal worth 1 to 7 pays as a bluff only if refused nearly always).
-The mazo is never chosen unless it is the only action: folding scores the other side the truco
-value, as losing the hand would, and gives up the chance to win it. No quiero is never chosen
-when the refusal alone would give the other side the cama (``refusal_loses``). A key that the
-training did not visit often enough (it is not in the file), and any decision the abstraction
-does not know (a flor, a pica-pica duel), falls back to ``basic.choose``, its cards still by
-``card_play``.
+**What is not learned.** The card to play is searched, not learned (``card_play``): the card whose
+playouts over deals of the unseen cards drawn to fit what the table announced win the hand most
+often (perfect-information Monte Carlo, as in Ginsberg's GIB), every later card of every seat by one
+generic rule written for the playouts (``reading.pick``). The training played the cards by
+``basic.choose_card``'s rule, an environment the strategy learned in, not a model of anyone at play.
+Over the strategy sit a few sound rules. Actions it plays less than ``THRESHOLD`` of the time are
+dropped (thresholding, Ganzfried and Sandholm, AAMAS 2012: in an abstracted, not quite converged
+strategy they are mostly noise). A falta worth more than 4 points and a joc fora are called only
+with the top hands and accepted only with hands that beat such a range (``big_bet_rule``: a bet of
+up to a cama against a refusal worth 1 to 7 pays as a bluff only if refused nearly always). The mazo
+is never chosen unless it is the only action: folding scores the other side the truco value, as
+losing the hand would, and gives up the chance to win it. No quiero is never chosen when the refusal
+alone would give the other side the cama (``refusal_loses``). A key that the training did not visit
+often enough (it is not in the file), and any decision the abstraction does not know (a flor, a
+pica-pica duel), falls back to ``basic.choose``, its cards still by ``card_play``.
 
 **What is read at play.** The abstraction sees a truco or envido call only as "a call is
 pending", and self-play taught it to answer the calls of a player who calls as often as it does
