@@ -76,6 +76,7 @@ from http_load import (
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_STREAMS, TARGET_P99_MS, TARGET_REST_RATIO = 5000, 100.0, 0.80
 PAGE = os.sysconf("SC_PAGE_SIZE")
+LAG_TICK = 0.01
 
 
 def rss(pid: int) -> int:
@@ -112,6 +113,7 @@ class Streams:
     failed: list[str] = field(default_factory=list)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     record: bool = False
+    lags: list[float] = field(default_factory=list)  # the loop's lateness, seconds (``lag``)
 
     async def open(self, game: str, token: str, after: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=2**20)
@@ -154,6 +156,15 @@ class Streams:
         finally:
             writer.close()
 
+    async def lag(self) -> None:
+        """How late this loop wakes a task that asked to sleep ``LAG_TICK``: a delivery parsed
+        by a late loop is measured that much later than its bytes arrived."""
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(LAG_TICK)
+            if self.record:
+                self.lags.append(time.perf_counter() - before - LAG_TICK)
+
     async def close(self) -> None:
         for task in self.tasks:
             task.cancel()
@@ -189,6 +200,7 @@ def _readers_main(pipe: Any, port: int) -> None:
 async def _serve(pipe: Any, port: int) -> None:
     loop = asyncio.get_running_loop()
     streams = Streams(port)
+    probe = asyncio.create_task(streams.lag())  # noqa: F841 (held for the process's life)
     while True:
         command, *args = await loop.run_in_executor(None, pipe.recv)
         if command == "open":
@@ -199,10 +211,11 @@ async def _serve(pipe: Any, port: int) -> None:
             answer = streams.heartbeats
         elif command == "record":
             streams.record, streams.deliveries = args[0], streams.deliveries if args[0] else []
+            streams.lags = streams.lags if args[0] else []
             answer = None
         elif command == "deliveries":
-            answer = [(d.game, d.seq, d.at) for d in streams.deliveries]
-            streams.deliveries = []
+            answer = ([(d.game, d.seq, d.at) for d in streams.deliveries], streams.lags)
+            streams.deliveries, streams.lags = [], []
         elif command == "close":
             await streams.close()
             answer = None
@@ -368,6 +381,18 @@ def cpu_line(parts: dict[str, float], per: int, unit: str) -> str:
     )
 
 
+def settle(pid: int, busy: float = 0.05, longest: float = 120.0) -> float:
+    """Seconds until the process's CPU falls under ``busy`` of a core over one second: the
+    streams process ends 5,000 closed streams for a while, and the next phase must not pay it."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < longest:
+        before = _proc_cpu(pid)
+        time.sleep(1)
+        if _proc_cpu(pid) - before < busy:
+            break
+    return time.perf_counter() - started
+
+
 def cpu_of(pids: list[int]) -> float:
     return sum(_proc_cpu(pid) for pid in pids)
 
@@ -385,9 +410,6 @@ def latencies(posted: list[Posted], deliveries: list[Delivery], per_game: int) -
         after_answer += [max(0.0, at - post.answered) * 1000 for at in times]
         after_request += [(at - post.sent) * 1000 for at in times]
 
-    def pct(values: list[float], q: float) -> float:
-        return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else float("nan")
-
     return {
         "events": len(sent),
         "deliveries": len(after_answer),
@@ -398,6 +420,75 @@ def latencies(posted: list[Posted], deliveries: list[Delivery], per_game: int) -
         "p50 after request ms": pct(after_request, 50),
         "p99 after request ms": pct(after_request, 99),
     }
+
+
+def pct(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else float("nan")
+
+
+@dataclass(frozen=True)
+class Stamped:
+    """One line of the streams process's delivery log (streams/delivery_clock.py), wall clock."""
+
+    published: float
+    poked: float
+    woke: float
+    read: float
+    sent: float
+    topic: str
+    seq: int | None
+
+
+def delivery_log(path: Path, since: float) -> list[Stamped]:
+    """The game streams' lines of the log sent since ``since`` (wall clock)."""
+    found = []
+    for line in path.read_text().splitlines():
+        *times, topic, seq = line.split()
+        if float(times[-1]) >= since and topic.startswith("game:"):
+            stamps = tuple(float(value) for value in times)
+            found.append(Stamped(*stamps, topic[len("game:") :], None if seq == "-" else int(seq)))
+    return found
+
+
+def server_side(
+    stamped: list[Stamped], deliveries: list[Delivery], wall_offset: float, lags: list[float]
+) -> dict[str, float]:
+    """Where a delivery's time goes, from the commit (the publisher's stamp, sent after it):
+    the server's part (to the bytes handed to granian: Redis and the hub's wake, the read, the
+    send), then, for the same events, the arrival parsed by the bench's clients (their socket
+    and event loop added), and how late the clients' loop woke (``Streams.lag``)."""
+    ms = 1000.0
+    commit = {}  # (game, last seq of a step) -> the earliest publish that caused it
+    for line in stamped:
+        key = (line.topic, line.seq)
+        commit[key] = min(commit.get(key, line.published), line.published)
+    at_client = [
+        (d.at + wall_offset - commit[(d.game, d.seq)]) * ms
+        for d in deliveries
+        if (d.game, d.seq) in commit
+    ]
+    server = [(line.sent - line.published) * ms for line in stamped]
+    parts = {
+        "redis": [(line.poked - line.published) * ms for line in stamped],
+        "wake": [(line.woke - line.poked) * ms for line in stamped],
+        "read": [(line.read - line.woke) * ms for line in stamped],
+        "send": [(line.sent - line.read) * ms for line in stamped],
+    }
+    found = {"server deliveries": float(len(server)),
+             "server p50 ms": pct(server, 50), "server p99 ms": pct(server, 99)}  # fmt: skip
+    for name, values in parts.items():
+        found[f"{name} p50 ms"], found[f"{name} p99 ms"] = pct(values, 50), pct(values, 99)
+    found["at client p50 ms"], found["at client p99 ms"] = pct(at_client, 50), pct(at_client, 99)
+    lag_ms = [lag * ms for lag in lags]
+    found["client loop lag p50 ms"], found["p99"] = pct(lag_ms, 50), pct(lag_ms, 99)
+    found["max"] = max(lag_ms, default=float("nan"))
+    return found
+
+
+def figures(found: dict[str, Any]) -> str:
+    return ", ".join(
+        f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in found.items()
+    )
 
 
 def rest_line(result: dict[str, Any]) -> str:
@@ -442,6 +533,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# uptime: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
     print(f"# {os.cpu_count()} cores, Python {sys.version.split()[0]}; levels {levels}")
     database_url = f"postgres://postgres@127.0.0.1:5432/{args.db}"
+    clock_log = Path(tempfile.mkstemp(prefix="streams-delivery-", suffix=".log")[1])
     recreate_database(args.db)
     env = server_env(database_url)
     env |= {
@@ -450,6 +542,7 @@ def main(argv: list[str] | None = None) -> None:
         "STREAMS_PER_PLAYER": str(max(levels)),
         "STREAMS_PER_PROCESS": str(2 * max(levels)),
         "LOG_LEVEL": "WARNING",
+        "STREAM_DELIVERY_LOG": str(clock_log),
     }
     tokens = migrate_and_make_tokens(env, 2 * pairs + per_game - 2)
     spectators = tokens[2 * pairs :]
@@ -520,11 +613,13 @@ def main(argv: list[str] | None = None) -> None:
             readers.ask("record", True)
             cpu_before = cpu_of([worker])
             meter.start()
+            since = time.time()
             posted, stats = paced_moves(
                 rest_port, chosen, args.rate, args.seconds, args.movers, args.seed
             )
             time.sleep(2)  # the last deliveries
-            deliveries = [Delivery(*d) for d in readers.ask("deliveries")]
+            got, lags = readers.ask("deliveries")
+            deliveries = [Delivery(*d) for d in got]
             readers.ask("record", False)
             spent = cpu_of([worker]) - cpu_before
             parts = meter.parts()
@@ -537,17 +632,22 @@ def main(argv: list[str] | None = None) -> None:
             rate = len(posted) / args.seconds
             print(
                 f"delivery at {rate:.0f} actions/s ({len(stats.errors)} errors), streams process"
-                f" {busy:.0f} % of a core: "
-                + ", ".join(
-                    f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}" for k, v in found.items()
-                )
+                f" {busy:.0f} % of a core: {figures(found)}"
+            )
+            wall_offset = time.time() - time.perf_counter()
+            split = server_side(delivery_log(clock_log, since), deliveries, wall_offset, lags)
+            print(f"  from the commit: {figures(split)}")
+            print(
+                "  busy, % of a core: "
+                + ", ".join(f"{k} {v * 100 / (args.seconds + 2):.0f}" for k, v in parts.items())
             )
             print(f"  {cpu_line(parts, found['deliveries'], 'delivery')}")
             print(f"  {cpu_line(parts, len(posted), 'action')}")
             withs.append(rest_run(chosen))
             print(f"REST with {level} streams open: {rest_line(withs[-1])}")
             readers.ask("close")
-            time.sleep(2)
+            settled = settle(worker)
+            print(f"closed; the streams process settled in {settled:.0f} s")
         without.append(rest_run(matches))
         print(f"\nREST without streams again: {rest_line(without[-1])}")
         base = statistics.mean(w["actions/s"] for w in without)

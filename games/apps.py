@@ -8,11 +8,11 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported once the models are ready (Django's way for receivers).
-        from games import services, signals, tasks
+        from games import accounts, signals, tasks
         from games.models import Game
-        from players import signals as player_signals
+        from players.signals import account_deleting
 
         signals.events_committed.connect(
             tasks.follow_committed_events, sender=Game, dispatch_uid="games.tasks"
         )
-        player_signals.game_rated.connect(services.mark_rated, dispatch_uid="games.rated")
+        account_deleting.connect(accounts.on_account_deleting, dispatch_uid="games.accounts")

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
+from games.rating import rating_changes_for
 from games.store import (
     etag_parts,
     get_game,
@@ -20,8 +21,15 @@ from games.store import (
     seat_names,
     seats_of,
 )
-from players.models import Player, public_name
-from players.selectors import rating_changes_for
+from players.models import (
+    PRESET_FAMILIES,
+    TABLE_SIZES,
+    Player,
+    RatingFamily,
+    RatingSize,
+    public_name,
+    rating_pool,
+)
 
 
 def viewer_seat(game: Game, player: Player) -> int | None:
@@ -253,3 +261,34 @@ def _player_ref(player: Player | None) -> dict[str, Any] | None:
     if player is None:
         return None
     return {"id": player.pk, "name": player.public_name}
+
+
+# --- a player's games, for his profile and the lobby ---------------------------------------------
+
+
+def have_shared_a_table(player_id: int, other_id: int) -> bool:
+    """Whether the two ever sat at one game (started or over): "known" to each other."""
+    theirs = Seat.objects.filter(player_id=other_id).values("game_id")
+    return Seat.objects.filter(
+        player_id=player_id, game_id__in=theirs, game__started_at__isnull=False
+    ).exists()
+
+
+def pool_stats(player: Player) -> list[dict[str, Any]]:
+    """Games, wins and losses in every pool, counting each finished match with a winner (rated or
+    not; an aborted game is no result)."""
+    counts: dict[tuple[str, str], list[int]] = {
+        (family.value, size.value): [0, 0] for family in RatingFamily for size in RatingSize
+    }
+    finished = Seat.objects.filter(
+        player=player, game__status=Game.Status.FINISHED, game__winner_side__isnull=False
+    ).values_list("number", "game__preset", "game__players", "game__winner_side")
+    for number, preset, players, winner_side in finished:
+        if players not in TABLE_SIZES or preset not in PRESET_FAMILIES:
+            continue  # a table with no rating pool
+        family, size = rating_pool(preset, players)
+        counts[(family.value, size.value)][number % 2 != winner_side] += 1
+    return [
+        {"family": family, "size": size, "games": wins + losses, "wins": wins, "losses": losses}
+        for (family, size), (wins, losses) in counts.items()
+    ]

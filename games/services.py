@@ -389,11 +389,3 @@ def _fingerprint(game_id: GameId, body: dict[str, Any]) -> str:
 
 def _new_join_code() -> str:
     return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(8))
-
-
-def mark_rated(sender: Any, game: Game, **_: Any) -> None:
-    """A finished game's view shows its rating changes once they are written (in the rating's
-    transaction, under its lock of the game): the row's ``updated_at`` moves, and with it the
-    game's ETag, or a poll would keep being answered 304 without them."""
-    game.updated_at = timezone.now()
-    game.save(update_fields=["updated_at"])

@@ -1,10 +1,10 @@
 """Signals the game server sends, so what follows a game's log subscribes to it: games/ records
 events without knowing who follows them (STYLE.md: the direction of arrows).
 
-Both are sent by the event store (``games.store.save_all``) for every save of a game's events,
-with the same arguments: ``game`` (the ``Game`` row as that save left it), ``rows`` (the
-``GameEvent`` rows just written, in order), ``state`` (the engine state after them) and
-``before`` (the state before them; None before the match started).
+``events_recorded`` and ``events_committed`` are sent by the event store (``games.store.save_all``)
+for every save of a game's events, with the same arguments: ``game`` (the ``Game`` row as that
+save left it), ``rows`` (the ``GameEvent`` rows just written, in order), ``state`` (the engine
+state after them) and ``before`` (the state before them; None before the match started).
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ events_committed = Signal()
 #: game: ``recorded`` lists every game it saved (``Recorded``), for a receiver that does better
 #: with all of them at once (the outbox: one query for the subscriptions of a whole sweep).
 recorded_together = Signal()
+
+#: Sent by ``games.rating.rate_game`` inside the transaction that wrote a finished game's rating
+#: changes: ``game`` (the locked ``Game`` row) and ``changes`` (the ``RatingChange`` rows).
+game_rated = Signal()
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,30 @@
 """Celery tasks of the game server: they take ids, are idempotent, and are sent after commit, by
-``follow_committed_events`` (connected to ``games.signals.events_committed``, games/apps.py)."""
+``follow_committed_events`` (connected to ``games.signals.events_committed``, games/apps.py).
+
+A rated match that ends sends ``rate_game``, so the rating runs only once the result is committed
+(and never for a rolled-back one). A message can still be lost (broker restart, worker killed
+before it acknowledged): ``reconcile_ratings``, on the beat every five minutes
+(CELERY_BEAT_SCHEDULE in settings.py), rates whatever such games remain.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
+from django.db import OperationalError
+from django.utils import timezone
 
-from games import bot_players, clock, engine, open_tables, services, timeouts
-from games.models import Game, GameEvent
-from players.tasks import rate_game
+from games import bot_players, clock, engine, open_tables, rating, services, timeouts
+from games.models import Game, GameEvent, GameId
+
+# Games finished within this many seconds are left to their own rate_game task, which is almost
+# certainly queued or running; the reconciler would only wait on the same game-row lock.
+RECONCILE_GRACE_SECONDS = 60
+# Games rated by one reconciler run at most: a backlog drains over successive runs.
+RECONCILE_BATCH = 500
 
 
 @shared_task(name="games.tasks.apply_timeout")
@@ -44,6 +58,30 @@ def purge_idempotency_records() -> int:
 def expire_open_games() -> int:
     """The periodic pass that aborts the open games that waited too long (games/open_tables.py)."""
     return open_tables.expire()
+
+
+# Both are acknowledged after they ran (CELERY_TASK_ACKS_LATE): safe, as running twice is a no-op.
+@shared_task(
+    name="games.tasks.rate_game",
+    # A dropped connection or a serialization failure: try again, the lock and the check still hold.
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def rate_game(game_id: GameId) -> int:
+    """Rate one finished game; how many rating changes it wrote (0 when there was nothing to do)."""
+    return len(rating.rate_game(game_id))
+
+
+@shared_task(name="games.tasks.reconcile_ratings")
+def reconcile_ratings(grace_seconds: int = RECONCILE_GRACE_SECONDS) -> int:
+    """Rate the finished, rated games with a winner that have no rating changes yet.
+
+    Only games that finished more than ``grace_seconds`` ago (0: all of them); how many it rated.
+    """
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    game_ids = rating.unrated_games(finished_before=cutoff, limit=RECONCILE_BATCH)
+    return sum(1 for game_id in game_ids if rating.rate_game(game_id))
 
 
 def follow_committed_events(

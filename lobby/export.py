@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import GameId
-from games.selectors import game_view, redacted_feed
+from games.selectors import game_view, pool_stats, redacted_feed
 from games.store import get_game
 from lobby import chat
 from lobby.models import Challenge, Seek
@@ -30,7 +30,7 @@ def export_for(player: Player) -> dict[str, Any]:
         "profile": player,
         "ratings": players.current_ratings(player),
         "rating_history": players.rating_history(player),
-        "stats": players.pool_stats(player),
+        "stats": pool_stats(player),
         "games": [_game(seat.game_id, seat.number) for seat in player.seats.order_by("joined_at")],
         "chat": chat.readable_lines(player).order_by("id"),
         "seeks": Seek.objects.filter(Q(player=player) | Q(partner=player)),

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, get_args
 
 import structlog
 from django.contrib.admin.models import LogEntry
@@ -24,16 +25,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
-from games.errors import GameNotFound
-from games.models import Game, Seat
-from games.store import lock_game
 from players import ratings
-from players.models import Block, Player, Rating, RatingChange, rating_pool
-from players.names import check_display_name, reads_as_bot
-from players.signals import account_deleting, game_rated
-from truc_api.problems import ApplicationError
+from players.models import Block, Player, Rating, RatingChange
+from players.names import NameCode, display_name_refusal, reads_as_bot
+from players.signals import account_deleting
+from truc_api.problems import ApplicationError, one_field
 
 logger = structlog.get_logger(__name__)
+
+#: A game's id (a UUID, or its text), as the rating changes name it.
+GameId = uuid.UUID | str
+#: The player ids of side 0 and of side 1, each in seat order.
+Sides = tuple[Sequence[int], Sequence[int]]
 
 
 class UsernameTaken(ApplicationError):
@@ -59,11 +62,30 @@ class WeakPassword(ApplicationError):
 
     def __init__(self, error: DjangoValidationError, field: str = "password") -> None:
         errors = [
-            {"field": field, "code": reason.code or "invalid", "message": message}
+            {"field": field, "code": _password_code(reason.code), "message": message}
             for reason in error.error_list
             for message in reason.messages
         ]
         super().__init__("The request has invalid fields.", extra={"errors": errors})
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return (*PASSWORD_CODES, "invalid")
+
+
+#: The codes of Django's password validators (settings.AUTH_PASSWORD_VALIDATORS).
+PASSWORD_CODES = (
+    "password_too_similar",
+    "password_too_short",
+    "password_too_common",
+    "password_entirely_numeric",
+)
+
+
+def _password_code(code: str | None) -> str:
+    """A validator's code as the schema lists it: a validator added to the settings that this
+    module does not know says `invalid` until its code is listed above."""
+    return code if code in PASSWORD_CODES else "invalid"
 
 
 @dataclass(frozen=True)
@@ -75,6 +97,11 @@ class Session:
     expiry: datetime
 
 
+#: The codes of a field the players' services refuse (typed: a new one fails mypy until listed);
+#: a display name's are players/names.py's.
+FieldCode = Literal[NameCode, "wrong_password", "no_such_player"]
+
+
 class InvalidField(ApplicationError):
     """One field a service finds at fault, a value the schema allows (the serializer could not
     tell): a 422 naming it, in the shape of DRF's own field errors. A 400 is for what the schema
@@ -84,11 +111,14 @@ class InvalidField(ApplicationError):
     status = HTTPStatus.UNPROCESSABLE_ENTITY
     title = "The request's fields are each valid but cannot be carried out."
 
-    def __init__(self, field: str, code: str, message: str) -> None:
-        super().__init__(
-            "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": code, "message": message}]},
-        )
+    DETAIL = "The request has invalid fields."
+
+    def __init__(self, field: str, code: FieldCode, message: str) -> None:
+        super().__init__(self.DETAIL, extra=one_field(field, code, message))
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return get_args(FieldCode)
 
 
 class WrongPassword(InvalidField):
@@ -107,10 +137,9 @@ DELETED_PREFIX = "deleted-"
 def checked_display_name(name: str) -> str:
     """``name``, or a 422 on ``display_name`` when it deceives (players/names.py): a rule of
     characters the schema's pattern could not state, so a value the schema allows."""
-    try:
-        check_display_name(name)
-    except DjangoValidationError as error:
-        raise InvalidField("display_name", str(error.code), error.messages[0]) from None
+    refused = display_name_refusal(name)
+    if refused is not None:
+        raise InvalidField("display_name", *refused)
     return name
 
 
@@ -211,8 +240,9 @@ def delete_account(player: Player, *, password: str) -> None:
     """Erase the player's personal data and end what he takes part in.
 
     The row stays, under a name that says nothing (``deleted-<random>``), so that finished games
-    and his opponents' histories read whole; active games are resigned and the rest ends through
-    ``signals.account_deleting``; every token dies, so the account can never be used again."""
+    and his opponents' histories read whole; what he takes part in (games, seeks, challenges)
+    ends through ``signals.account_deleting``, whose receivers are the apps that hold it (games/
+    resigns his active games); every token dies, so the account can never be used again."""
     if not player.check_password(password):
         raise WrongPassword("password")
     with transaction.atomic():
@@ -243,6 +273,21 @@ def block(player: Player, blocked_id: int) -> Block:
     return found
 
 
+class BlockNotFound(ApplicationError):
+    code = "not_found"
+    status = HTTPStatus.NOT_FOUND
+    title = "You do not block this player."
+
+
+def block_of(player: Player, blocked_id: int) -> Block:
+    """``player``'s block of another, or a 404."""
+    found = Block.objects.filter(blocker=player, blocked_id=blocked_id).select_related("blocked")
+    block = found.first()
+    if block is None:
+        raise BlockNotFound()
+    return block
+
+
 def unblock(player: Player, blocked_id: int) -> None:
     Block.objects.filter(blocker=player, blocked_id=blocked_id).delete()
 
@@ -255,75 +300,58 @@ class NoSuchPlayer(InvalidField):
 # --- Ratings -------------------------------------------------------------------------------------
 
 
-def rate_game(game_id: uuid.UUID | str) -> list[RatingChange]:
-    """Apply a finished game's result to its players' ratings, once; the changes written.
+def rate_match(
+    game_id: GameId, pool: tuple[str, str], sides: Sides, winner_side: int
+) -> list[RatingChange]:
+    """Apply one game's result to its players' ratings, once; the changes written.
 
-    A no-op (an empty list) unless the game is finished, rated and has a winner (a forfeit counts:
-    the side that forfeited lost; an aborted game never counts), and unless it was rated before.
-    Safe to call any number of times, from any number of workers at once: the game row is locked
-    first, so callers take turns and each later one finds the changes already written; the unique
-    constraint on (game, player) is the backstop should a writer ever skip that lock.
+    ``sides`` are the player ids of side 0 and side 1, in seat order; ``pool`` the game's
+    (family, size). A no-op (an empty list) when the game was rated before. The caller holds the
+    game's row lock (``games.rating.rate_game``), so callers take turns and each later one finds
+    the changes already written; the unique constraint on (game, player) is the backstop should
+    a writer ever skip that lock.
     """
-    with transaction.atomic():
-        try:
-            game = lock_game(game_id)
-        except GameNotFound:
-            return []
-        if not _is_ratable(game) or _rated_before(game):
-            return []
-        seats = list(
-            Seat.objects.filter(game=game).order_by("number").values_list("number", "player_id")
+    if _rated_before(game_id):
+        return []
+    family, size = pool
+    ratings_of = _lock_ratings(sorted(player for side in sides for player in side), family, size)
+    rated = tuple([ratings_of[player] for player in side] for side in sides)
+    deltas = ratings.rate_sides((_standings(rated[0]), _standings(rated[1])), winner_side)
+    now = timezone.now()
+    changes = [
+        RatingChange(
+            game_id=game_id,
+            player_id=rating.player_id,
+            family=family,
+            size=size,
+            before=rating.value,
+            after=rating.value + delta,
+            delta=delta,
+            created_at=now,
         )
-        if len(seats) != game.players:
-            logger.warning("rating_skipped_short_table", game_id=str(game.pk), seats=len(seats))
-            return []
-        family, size = rating_pool(game.preset, game.players)
-        pool = _lock_ratings(sorted(player for _, player in seats), family, size)
-        sides: tuple[list[Rating], list[Rating]] = ([], [])
-        for number, player in seats:
-            sides[number % 2].append(pool[player])  # side = seat number % 2, in seat order
-        assert game.winner_side is not None  # _is_ratable
-        deltas = ratings.rate_sides((_standings(sides[0]), _standings(sides[1])), game.winner_side)
-        now = timezone.now()
-        changes = [
-            RatingChange(
-                game=game,
-                player_id=rating.player_id,
-                family=family,
-                size=size,
-                before=rating.value,
-                after=rating.value + delta,
-                delta=delta,
-                created_at=now,
-            )
-            for side, side_deltas in zip(sides, deltas, strict=True)
-            for rating, delta in zip(side, side_deltas, strict=True)
-        ]
-        try:
-            with transaction.atomic():  # a savepoint: the duplicate's error must not doom the rest
-                RatingChange.objects.bulk_create(changes)
-        except IntegrityError:
-            # Only a duplicate is expected here: the changes someone else wrote are visible now.
-            if not _rated_before(game):
-                raise
-            logger.info("rating_already_written", game_id=str(game.pk))
-            return []
-        for change in changes:
-            rating = pool[change.player_id]
-            rating.value = change.after
-            rating.games += 1
-            rating.updated_at = now
-        Rating.objects.bulk_update(pool.values(), ["value", "games", "updated_at"])
-        game_rated.send(sender=RatingChange, game=game, changes=changes)
-        return changes
+        for side, side_deltas in zip(rated, deltas, strict=True)
+        for rating, delta in zip(side, side_deltas, strict=True)
+    ]
+    try:
+        with transaction.atomic():  # a savepoint: the duplicate's error must not doom the rest
+            RatingChange.objects.bulk_create(changes)
+    except IntegrityError:
+        # Only a duplicate is expected here: the changes someone else wrote are visible now.
+        if not _rated_before(game_id):
+            raise
+        logger.info("rating_already_written", game_id=str(game_id))
+        return []
+    for change in changes:
+        rating = ratings_of[change.player_id]
+        rating.value = change.after
+        rating.games += 1
+        rating.updated_at = now
+    Rating.objects.bulk_update(ratings_of.values(), ["value", "games", "updated_at"])
+    return changes
 
 
-def _is_ratable(game: Game) -> bool:
-    return game.status == Game.Status.FINISHED and game.rated and game.winner_side is not None
-
-
-def _rated_before(game: Game) -> bool:
-    return RatingChange.objects.filter(game=game).exists()
+def _rated_before(game_id: GameId) -> bool:
+    return RatingChange.objects.filter(game_id=game_id).exists()
 
 
 def _standings(side: list[Rating]) -> tuple[ratings.Standing, ...]:

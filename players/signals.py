@@ -7,7 +7,3 @@ from django.dispatch import Signal
 #: is erased: a receiver ends what the player takes part in (games, seeks, challenges) and drops
 #: what holds his data (subscriptions, stored answers naming him). Argument: ``player``.
 account_deleting = Signal()
-
-#: Sent by ``services.rate_game`` inside the transaction that wrote a game's rating changes.
-#: Arguments: ``game`` (the locked ``Game`` row) and ``changes`` (the ``RatingChange`` rows).
-game_rated = Signal()

@@ -1,10 +1,10 @@
 """The publishing side of the notification channel: "topic X moved", sent after commit.
 
 A notification carries no data, only its topic (``game:<id>``, ``player:<id>``,
-``token:<player id>``): the event log and the player's notices are the only source of truth, and
-a stream that is told re-reads them. So a lost notification (Redis down, a process that was not
-subscribed yet) only delays a message until the stream's next check (``hub.Hub``), never loses
-it, and a duplicate costs one read.
+``token:<player id>``) and when it was sent (for ``delivery_clock``): the event log and the
+player's notices are the only source of truth, and a stream that is told re-reads them. So a
+lost notification (Redis down, a process that was not subscribed yet) only delays a message
+until the stream's next check (``hub.Hub``), never loses it, and a duplicate costs one read.
 
 Two transports, chosen by ``STREAMS_REDIS_URL``: Redis pub/sub (every server process of every
 machine subscribes to ``<STREAMS_CHANNEL_PREFIX>:*``), or, with no URL (``make run`` on the
@@ -14,6 +14,7 @@ embedded defaults), the hubs of this process only.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -24,6 +25,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.models import GameId
+from streams import delivery_clock
 
 logger = structlog.get_logger(__name__)
 
@@ -54,10 +56,11 @@ def publish(topics: list[str]) -> None:
         _publish_here(topics)
         return
     prefix = settings.STREAMS_CHANNEL_PREFIX
+    sent = repr(time.time()).encode()
     try:
         with _redis(settings.STREAMS_REDIS_URL).pipeline(transaction=False) as pipe:
             for topic in topics:
-                pipe.publish(f"{prefix}:{topic}", b"")
+                pipe.publish(f"{prefix}:{topic}", sent)
             pipe.execute()
     except redis.RedisError as error:
         # The action is committed; its streams find it at their next check (hub.Hub.check).
@@ -85,6 +88,7 @@ def _publish_here(topics: list[str]) -> None:
     """The in-process channel: wake this process's streams. A write made by another process
     (the Celery worker ``make run`` starts beside the server) is found by the next check,
     which the settings then make frequent (``STREAM_CHECK_SECONDS``)."""
+    sent = time.time() if delivery_clock.enabled() else None
     for loop, hub in list(_local_hubs.items()):
         if not loop.is_closed():
-            loop.call_soon_threadsafe(hub.poke_many, topics)
+            loop.call_soon_threadsafe(hub.poke_many, topics, sent)

@@ -31,7 +31,7 @@ def follow() -> None:
     )
     post_save.connect(on_seat_taken, sender=Seat, dispatch_uid="streams.seat_taken")
     post_delete.connect(on_seat_left, sender=Seat, dispatch_uid="streams.seat_left")
-    player_signals.game_rated.connect(on_game_rated, dispatch_uid="streams.rated")
+    game_signals.game_rated.connect(on_game_rated, sender=Game, dispatch_uid="streams.rated")
     notification_signals.deadline_near.connect(on_deadline_near, dispatch_uid="streams.deadline")
     post_delete.connect(on_token_deleted, sender=AuthToken, dispatch_uid="streams.tokens")
     player_signals.account_deleting.connect(on_account_deleting, dispatch_uid="streams.account")

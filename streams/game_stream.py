@@ -198,7 +198,7 @@ def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIter
             return Step([], end="not_found")
         watch.seen["game"] = (cursor.game_id, cursor.mark)
         if not snapshot.complete:
-            return Step(chunks, again=True)
-        return Step(chunks, end="game_over" if cursor.over else None)
+            return Step(chunks, again=True, seq=cursor.after)
+        return Step(chunks, end="game_over" if cursor.over else None, seq=cursor.after)
 
     return follow([bus.game_topic(cursor.game_id)], player.pk, digest, claim, step)

@@ -11,9 +11,10 @@ notification a delay instead of a loss. No thread waits: a watch is an ``asyncio
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import math
+import threading
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -23,10 +24,11 @@ import redis.asyncio as aioredis
 import structlog
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from redis.exceptions import RedisError
 
-from streams import bus
+from streams import bus, delivery_clock
+from streams.delivery_clock import Stamp
 
 logger = structlog.get_logger(__name__)
 
@@ -34,6 +36,10 @@ logger = structlog.get_logger(__name__)
 Probe = Callable[[list[Hashable]], dict[Hashable, Any]]
 #: Reads, for many keys at once, what each key's readers are sent (``Hub.read``).
 ReadMany = Callable[[list[Any]], dict[Any, Any]]
+#: Watches (or keys) the check goes through before it lets the loop run others (``Hub.check``).
+CHECK_AT_ONCE = 500
+#: The readers waiting for one key's read, each on a future of his own (``Hub.read``).
+Waiters = list["asyncio.Future[Any]"]
 _probes: dict[str, Probe] = {}
 _pokes = itertools.count(1)
 
@@ -59,20 +65,32 @@ class Watch:
         #: The count of pokes (of any watch) at this watch's last poke, or at its making: a read
         #: started since then sees what caused it.
         self.woken_at = next(_pokes)
+        #: The earliest notification not yet served, and the one the last ``wait`` took
+        #: (``delivery_clock``: kept only when its log is on).
+        self._stamp: Stamp | None = None
+        self.stamp: Stamp | None = None
 
-    def poke(self, reason: str) -> None:
+    def poke(self, reason: str, published: float | None = None) -> None:
         self._reasons.add(reason)
         self._woken.set()
         self.woken_at = next(_pokes)
+        if published is not None and self._stamp is None:
+            self._stamp = Stamp(published, time.time())
 
     async def wait(self, timeout: float) -> set[str]:
         """Until poked or ``timeout`` passes; the reasons (topics, probe names), empty on time."""
         if not self._woken.is_set():
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(timeout):
-                    await self._woken.wait()
+            # A timer that sets the event: at 5,000 streams a heartbeat is due 300 times a
+            # second, and ``asyncio.timeout`` ends each by cancelling the task and catching
+            # the error, several times the cost of this.
+            timer = asyncio.get_running_loop().call_later(timeout, self._woken.set)
+            try:
+                await self._woken.wait()
+            finally:
+                timer.cancel()
         self._woken.clear()
         reasons, self._reasons = self._reasons, set()
+        self.stamp, self._stamp = self._stamp, None
         return reasons
 
 
@@ -82,9 +100,10 @@ class Hub:
         self._by_topic: dict[str, set[Watch]] = defaultdict(set)
         self._tasks: list[asyncio.Task[None]] = []
         self._tick_hooks: list[Callable[[], Awaitable[None]]] = []
-        #: (read_many, key) -> (the pokes' count when its read started, or inf: not yet; result)
-        self._reads: dict[tuple[ReadMany, Hashable], tuple[float, asyncio.Future[Any]]] = {}
-        self._gathering: dict[ReadMany, dict[Hashable, asyncio.Future[Any]]] = {}
+        #: (read_many, key) -> (the pokes' count when its read started, or inf: not yet; the
+        #: readers waiting for it)
+        self._reads: dict[tuple[ReadMany, Hashable], tuple[float, Waiters]] = {}
+        self._gathering: dict[ReadMany, dict[Hashable, Waiters]] = {}
         self._reading = 0  # reads in flight
         self._batches: set[asyncio.Task[None]] = set()
         self._readers = ThreadPoolExecutor(
@@ -125,45 +144,58 @@ class Hub:
         found = self._reads.get((read_many, key))
         if found is None or found[0] < watch.woken_at:
             found = self._gather(read_many, key)
-        return await asyncio.shield(found[1])
+        # A future of this reader's own: a reader cancelled (its client gone) cancels only his
+        # wait, never the read the others share. Cheaper than ``asyncio.shield`` of one shared
+        # future (two closures and two callbacks a reader).
+        waiter: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        found[1].append(waiter)
+        return await waiter
 
-    def _gather(self, read_many: ReadMany, key: Hashable) -> tuple[float, asyncio.Future[Any]]:
+    def _gather(self, read_many: ReadMany, key: Hashable) -> tuple[float, Waiters]:
         gathering = self._gathering.setdefault(read_many, {})
-        future = gathering.get(key)
-        if future is None:
-            future = gathering[key] = asyncio.get_running_loop().create_future()
+        waiters = gathering.setdefault(key, [])
         # Not started yet: it will see every commit poked so far.
-        self._reads[(read_many, key)] = (math.inf, future)
+        self._reads[(read_many, key)] = (math.inf, waiters)
         self._start_reads(read_many)
         return self._reads[(read_many, key)]
 
     def _start_reads(self, read_many: ReadMany) -> None:
-        if self._reading >= settings.STREAM_READ_THREADS or not self._gathering.get(read_many):
-            return
-        batch = self._gathering.pop(read_many)
-        started = next(_pokes)
-        for key, future in batch.items():
-            self._reads[(read_many, key)] = (started, future)
-        self._reading += 1
-        task = asyncio.create_task(self._read_batch(read_many, batch))
-        self._batches.add(task)  # held: the loop keeps only a weak reference to a task
-        task.add_done_callback(self._batches.discard)
+        """Reads of the keys gathered, oldest first, ``STREAM_READ_BATCH`` at most each, while
+        a thread is free: a read answers its readers only once it has read all its keys, so
+        after a stall (the 250 games of 5,000 streams woken at once) one read of every game
+        kept the first woken waiting for the last one's projections; each read's keys still
+        cost its few statements."""
+        gathering = self._gathering.get(read_many)
+        while gathering and self._reading < settings.STREAM_READ_THREADS:
+            keys = list(itertools.islice(gathering, settings.STREAM_READ_BATCH))
+            batch = {key: gathering.pop(key) for key in keys}
+            started = next(_pokes)
+            for key, waiters in batch.items():
+                self._reads[(read_many, key)] = (started, waiters)
+            self._reading += 1
+            task = asyncio.create_task(self._read_batch(read_many, batch))
+            self._batches.add(task)  # held: the loop keeps only a weak reference to a task
+            task.add_done_callback(self._batches.discard)
+        if not gathering:
+            self._gathering.pop(read_many, None)
 
-    async def _read_batch(
-        self, read_many: ReadMany, batch: dict[Hashable, asyncio.Future[Any]]
-    ) -> None:
+    async def _read_batch(self, read_many: ReadMany, batch: dict[Hashable, Waiters]) -> None:
         try:
             found = await self._in_pool(read_many, list(batch))
         except Exception as error:  # each reader's step sees it (a database outage)
-            for future in batch.values():
-                future.set_exception(error)
-                future.exception()  # retrieved here: a reader gone meanwhile never awaits it
+            for waiters in batch.values():
+                for waiter in waiters:
+                    if not waiter.done():  # a reader gone meanwhile
+                        waiter.set_exception(error)
         else:
-            for key, future in batch.items():
-                future.set_result(found.get(key))
+            for key, waiters in batch.items():
+                result = found.get(key)
+                for waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_result(result)
         finally:
-            for key, future in batch.items():
-                if self._reads.get((read_many, key), (0, None))[1] is future:
+            for key, waiters in batch.items():
+                if self._reads.get((read_many, key), (0, None))[1] is waiters:
                     del self._reads[(read_many, key)]
             self._reading -= 1
             for waiting in list(self._gathering):
@@ -172,21 +204,18 @@ class Hub:
     async def _in_pool(self, read: Callable[..., Any], *args: Any) -> Any:
         """On one of the readers' threads: a read spends most of its time waiting for
         PostgreSQL, and on the one sync thread every stream's read would wait for the one before
-        it. Each thread keeps its own connection (``CONN_MAX_AGE``), checked before each read."""
-
-        def checked() -> Any:
-            close_old_connections()
-            return read(*args)
-
-        return await asyncio.get_running_loop().run_in_executor(self._readers, checked)
+        it. Each thread keeps its own connection (``CONN_MAX_AGE``), see ``_checked``."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._readers, _checked, read, *args
+        )
 
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)
 
-    def poke_many(self, topics: Iterable[str]) -> None:
+    def poke_many(self, topics: Iterable[str], published: float | None = None) -> None:
         for topic in topics:
             for watch in self._by_topic.get(topic, ()):
-                watch.poke(topic)
+                watch.poke(topic, published)
 
     def poke_all(self, reason: str) -> None:
         for watch in self.watches:
@@ -195,16 +224,20 @@ class Hub:
     async def check(self) -> None:
         """Wake every watch whose things moved since it last read them: one query per probe."""
         keyed: dict[str, dict[Hashable, list[tuple[Watch, Any]]]] = defaultdict(dict)
-        for watch in list(self.watches):
+        for count, watch in enumerate(list(self.watches), 1):
             for probe, (key, seen) in watch.seen.items():
                 keyed[probe].setdefault(key, []).append((watch, seen))
+            if count % CHECK_AT_ONCE == 0:
+                await asyncio.sleep(0)  # the loop sends other streams' messages meanwhile
         for probe, entries in keyed.items():
             current = await sync_to_async(_probes[probe])(list(entries))
-            for key, watchers in entries.items():
+            for count, (key, watchers) in enumerate(entries.items(), 1):
                 now = current.get(key)
                 for watch, seen in watchers:
                     if now != seen:
                         watch.poke(probe)
+                if count % CHECK_AT_ONCE == 0:
+                    await asyncio.sleep(0)
 
     def _start(self) -> None:
         if self._tasks:
@@ -237,10 +270,44 @@ class Hub:
                     self.poke_all("resubscribed")
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
-                            self.poke_many([message["channel"].decode()[len(prefix) :]])
+                            topic = message["channel"].decode()[len(prefix) :]
+                            self.poke_many([topic], _published(message["data"]))
             except (RedisError, OSError) as error:
                 logger.warning("streams.listen_failed", error=str(error))
                 await asyncio.sleep(1)
+
+
+#: How often a reader's thread checks its connection (``_checked``).
+CONNECTION_CHECK_SECONDS = 1.0
+_checked_at = threading.local()
+
+
+def _checked(read: Callable[..., Any], *args: Any) -> Any:
+    """``read(*args)`` on this thread's connection, checked (``close_old_connections``: its age,
+    and with ``CONN_HEALTH_CHECKS`` a round trip to PostgreSQL) at most once a
+    ``CONNECTION_CHECK_SECONDS``, not before every read: at a hundred moves a second that round
+    trip was one of a read's five. A connection that died since its last check (a restarted
+    database) fails the read once: it is checked, and the read made again."""
+    now = time.monotonic()
+    if now - getattr(_checked_at, "last", -math.inf) >= CONNECTION_CHECK_SECONDS:
+        close_old_connections()
+        _checked_at.last = now
+    try:
+        return read(*args)
+    except (OperationalError, InterfaceError):
+        close_old_connections()  # closes it: an error occurred on it
+        _checked_at.last = time.monotonic()
+        return read(*args)
+
+
+def _published(data: bytes) -> float | None:
+    """The publisher's stamp (``bus.publish``), kept only for the delivery clock."""
+    if not data or not delivery_clock.enabled():
+        return None
+    try:
+        return float(data)
+    except ValueError:  # a publisher that sends no stamp
+        return None
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

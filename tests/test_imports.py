@@ -7,7 +7,11 @@ import ast
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "players", "notifications", "truc_api", "streams", "lobby")
+PACKAGES = ("games", "players", "notifications", "truc_api", "streams", "lobby", "play")
+
+#: The apps from the ground up (STYLE.md: the direction of arrows): each may import the ones below
+#: it, never one above. ``play`` is apart: a page that talks to the rest over the public API only.
+LAYERS = ("truc_api", "players", "games", "notifications", "streams", "lobby")
 
 
 def _modules() -> dict[str, Path]:
@@ -122,3 +126,32 @@ def test_truc_api_imports_no_app() -> None:
         if not other.startswith("truc_api")
     }
     assert wrong == set()
+
+
+def _upward(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """(importer, imported) for every import of a module in a higher layer, or in ``play``."""
+    rank = {app: floor for floor, app in enumerate(LAYERS)}
+
+    def app(module: str) -> str:
+        return module.partition(".")[0]
+
+    def floor(module: str) -> int:
+        return rank.get(app(module), len(LAYERS))
+
+    return {
+        (module, other)
+        for module, others in graph.items()
+        for other in others
+        if floor(other) > floor(module) or (app(other) == "play" != app(module))
+    }
+
+
+def test_no_app_imports_one_above_it() -> None:
+    graph, _ = _graph()
+    assert _upward(graph) == set()
+
+
+def test_the_layer_check_sees_an_import_that_runs_back_up() -> None:
+    assert _upward({"players.services": {"games.store"}, "games.store": {"players.models"}}) == {
+        ("players.services", "games.store")
+    }

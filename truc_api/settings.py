@@ -178,9 +178,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_overdue_turns",
         "schedule": TIMEOUT_SWEEP_SECONDS,
     },
-    # Rates finished games whose rate_game message was lost (players/tasks.py).
+    # Rates finished games whose rate_game message was lost (games/tasks.py).
     "reconcile-ratings": {
-        "task": "players.tasks.reconcile_ratings",
+        "task": "games.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
     },
     # Open games that never filled (games/open_tables.py).
@@ -343,9 +343,15 @@ STREAM_CHECK_SECONDS: float = env.float(
 # mostly waits for PostgreSQL, so several overlap. While this many reads are in flight, the games
 # woken meanwhile wait and are all read together by the next (streams/hub.py, Hub.read).
 STREAM_READ_THREADS = env.int("STREAM_READ_THREADS", default=4)
+# The most keys (games at a cursor, players) one read takes: the rest go in the next reads.
+STREAM_READ_BATCH = env.int("STREAM_READ_BATCH", default=32)
 STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
 STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
 STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
+# A file the streams process appends a line to for each delivery a notification caused: when it
+# was published, received, read and handed to the server (streams/delivery_clock.py). For
+# bench/streams.py only; empty (production): nothing is kept.
+STREAM_DELIVERY_LOG = env.str("STREAM_DELIVERY_LOG", default="")
 # What a stream tells EventSource to wait before reconnecting after a drop.
 STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
 # The streams are Django async views, which drf-spectacular does not see: a hook documents them.

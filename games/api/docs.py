@@ -19,8 +19,7 @@ from games.api.serializers import (
 )
 from games.engine import REASONS
 from games.engine.actions import ALIASES, CANONICAL
-from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_of
-from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, problem_responses
+from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, answer, problem_responses
 
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
@@ -76,17 +75,6 @@ REPLAYED = OpenApiParameter(
 )
 
 
-def location(status: int = 201) -> OpenApiParameter:
-    return OpenApiParameter(
-        "Location",
-        str,
-        OpenApiParameter.HEADER,
-        response=[status],
-        required=True,
-        description="The URL of what was created.",
-    )
-
-
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     # As views._idempotency_key checks it: 1 to 255 characters, not only whitespace.
@@ -100,16 +88,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 # --- the problems each operation answers with, built by the code that answers them -------------
-
-
-def answer(name: str, error: Exception) -> OpenApiExample:
-    """The problem ``error`` is answered with, by truc_api/problems.py itself."""
-    found = problem_of(error)
-    assert found is not None, error
-    body = found[0]
-    return OpenApiExample(
-        name, value=body, status_codes=[body["status"]], media_type=PROBLEM_CONTENT_TYPE
-    )
 
 
 def refusal(name: str, serializer_class: type[serializers.Serializer[Any]], data: Any) -> Any:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import views
+from games.api import profiles, views
 
 urlpatterns = [
     path("rules", views.RulesView.as_view(), name="rules"),
@@ -17,4 +17,7 @@ urlpatterns = [
     path("games/<str:game_id>/events", views.EventFeedView.as_view(), name="games-events"),
     path("games/<str:game_id>/history", views.HistoryView.as_view(), name="games-history"),
     path("games/<str:game_id>/export", views.ExportView.as_view(), name="games-export"),
+    # A player's profile shows his record at the tables: composed here (games/api/profiles.py).
+    path("players/me", profiles.MeView.as_view(), name="players-me"),
+    path("players/<int:player_id>", profiles.PlayerDetailView.as_view(), name="players-detail"),
 ]

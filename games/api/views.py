@@ -39,7 +39,7 @@ from games.models import Game, Seat
 from players.api.requests import player_of
 from truc_api import authentication
 from truc_api.pagination import Page
-from truc_api.serializers import validated, validated_query
+from truc_api.serializers import UUID_PATTERN, location, validated, validated_query
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -75,7 +75,7 @@ class GameCreateView(APIView):
         operation_id="games_create",
         summary="Create a game (you take seat 0)",
         tags=["games"],
-        parameters=[docs.location()],
+        parameters=[location(f"/api/games/{UUID_PATTERN}", "the game")],
         request=GameCreateSerializer,
         responses={201: GameSerializer, **docs.problems("games_create")},
         examples=docs.CREATE_EXAMPLES,
@@ -286,7 +286,16 @@ class ActionView(APIView):
         operation_id="games_act",
         summary="Act: play a card, call, answer, fold or pass",
         tags=["games"],
-        parameters=[GAME_ID, docs.IDEMPOTENCY_KEY, docs.ETAG_OF_ACTION, docs.REPLAYED],
+        parameters=[
+            GAME_ID,
+            docs.IDEMPOTENCY_KEY,
+            docs.ETAG_OF_ACTION,
+            docs.REPLAYED,
+            location(
+                f"/api/games/{UUID_PATTERN}/events\\?after=[0-9]+&limit=[1-9][0-9]*",
+                "the events this action recorded (the feed from the first, as many as it made)",
+            ),
+        ],
         request={"application/json": contract.ref("ActionRequest")},
         responses={201: ActionResultSerializer, **docs.problems("games_act")},
         examples=docs.ACTION_EXAMPLES,
@@ -307,7 +316,17 @@ class ActionView(APIView):
 
         result = services.act(player_of(request), game_id, body, key, answer=answer)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {"ETag": tags[0]}
-        return Response(result.body, status=result.status, headers=headers)
+        return Response(result.body, status=result.status, headers=headers | _recorded(result.body))
+
+
+def _recorded(body: dict[str, Any]) -> dict[str, str]:
+    """A 201's `Location`: the feed's page that holds exactly the events the action recorded
+    (a replay's too: the same answer as the first)."""
+    events = body.get("events") or []
+    if not events:
+        return {}
+    after, game_id = events[0]["seq"] - 1, body["game"]["id"]
+    return {"Location": f"/api/games/{game_id}/events?after={after}&limit={len(events)}"}
 
 
 def action_answer(acted: services.Acted) -> services.Answer:

@@ -13,13 +13,13 @@ from drf_spectacular.utils import OpenApiCallback, OpenApiExample, OpenApiRespon
 from rest_framework import serializers
 
 from games import contract
-from games.api.docs import answer, page_refusal, refusal
+from games.api.docs import page_refusal, refusal
 from notifications import errors
 from notifications.addresses import AddressRefused
 from notifications.api import webhooks
 from notifications.api.serializers import SubscriptionCreateSerializer
 from notifications.models import Kind
-from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, problem_responses
+from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, answer, problem_responses
 
 
 def _url_refused(name: str, refused: AddressRefused) -> OpenApiExample:

@@ -1,4 +1,5 @@
-"""Accounts under /api/: auth/... for tokens, players/... for profiles and ratings; leaderboards."""
+"""Accounts under /api/: auth/... for tokens, players/... for ratings, blocks and deletion;
+leaderboards. The profile (players/me, players/{id}) shows games, so games/api/urls.py routes it."""
 
 from django.urls import path
 
@@ -10,7 +11,6 @@ urlpatterns = [
     path("auth/logout", views.LogoutView.as_view(), name="auth-logout"),
     path("auth/logout-all", views.LogoutAllView.as_view(), name="auth-logout-all"),
     path("auth/password", views.PasswordView.as_view(), name="auth-password"),
-    path("players/me", views.MeView.as_view(), name="players-me"),
     path("players/me/delete", views.AccountDeleteView.as_view(), name="players-me-delete"),
     path("players/me/blocks", views.BlocksView.as_view(), name="players-me-blocks"),
     path(
@@ -18,7 +18,6 @@ urlpatterns = [
         views.BlockDetailView.as_view(),
         name="players-me-unblock",
     ),
-    path("players/<int:player_id>", views.PlayerDetailView.as_view(), name="players-detail"),
     path(
         "players/<int:player_id>/ratings", views.PlayerRatingsView.as_view(), name="players-ratings"
     ),

@@ -14,20 +14,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.docs import answer
 from players import selectors, services
+from players.api.docs import BOT_NAME, NO_SUCH_PLAYER, WRONG_PASSWORD
 from players.api.requests import player_of
 from players.api.serializers import (
     AccountDeleteSerializer,
-    AccountSerializer,
     BlockCreateSerializer,
     BlockSerializer,
     LeaderboardEntrySerializer,
     LoginSerializer,
     PasswordChangeSerializer,
     PlayerRatingsSerializer,
-    ProfileChangeSerializer,
-    ProfileSerializer,
     RegisterSerializer,
     SessionSerializer,
 )
@@ -38,38 +35,13 @@ from truc_api.serializers import (
     RETRY_AFTER,
     THROTTLED,
     UNKNOWN_FIELD,
+    answer,
     error_example,
     invalid_request_example,
+    location,
     problem_example,
     problem_responses,
     validated,
-)
-
-_WRONG_PASSWORD = answer("Wrong password", services.WrongPassword("current_password"))
-
-
-def _profile(player: Player) -> dict[str, Any]:
-    return {
-        "id": player.pk,
-        "username": player.username,
-        "display_name": player.display_name,
-        "stats": selectors.pool_stats(player),
-    }
-
-
-def _account(player: Player) -> dict[str, Any]:
-    return {
-        **_profile(player),
-        "date_joined": player.date_joined,
-        "challenges_from": player.challenges_from,
-    }
-
-
-_BOT_NAME = answer(
-    "Name reads as a bot's",
-    services.InvalidField(
-        "display_name", "bot_name", "Names that read as a bot's are the server's own."
-    ),
 )
 
 
@@ -99,13 +71,16 @@ class RegisterView(APIView):
                         }
                     ],
                 ),
-                _BOT_NAME,
+                BOT_NAME,
                 UNKNOWN_FIELD,
                 error_example("Username taken", services.UsernameTaken),
                 THROTTLED,
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[
+            RETRY_AFTER,
+            location("/api/players/[1-9][0-9]*", "the new player's public profile"),
+        ],
         examples=[
             OpenApiExample(
                 "Register",
@@ -118,7 +93,11 @@ class RegisterView(APIView):
         serializer = RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         session = services.register_player(**serializer.validated_data, request=request)
-        return Response(SessionSerializer(session).data, status=status.HTTP_201_CREATED)
+        return Response(
+            SessionSerializer(session).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/api/players/{session.player.pk}"},
+        )
 
 
 class LoginView(APIView):
@@ -182,67 +161,6 @@ class LogoutAllView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class MeView(APIView):
-    @extend_schema(
-        operation_id="players_me",
-        tags=["players"],
-        summary="Your own account",
-        responses={200: AccountSerializer, **problem_responses(NOT_AUTHENTICATED, THROTTLED)},
-        parameters=[RETRY_AFTER],
-    )
-    def get(self, request: Request) -> Response:
-        return Response(AccountSerializer(_account(player_of(request))).data)
-
-    @extend_schema(
-        operation_id="players_me_update",
-        tags=["players"],
-        summary="Change your profile",
-        request=ProfileChangeSerializer,
-        responses={
-            200: AccountSerializer,
-            **problem_responses(
-                invalid_request_example(
-                    "Display name too long",
-                    "display_name",
-                    "max_length",
-                    "Ensure this field has no more than 40 characters.",
-                ),
-                _BOT_NAME,
-                UNKNOWN_FIELD,
-                NOT_AUTHENTICATED,
-                THROTTLED,
-            ),
-        },
-        parameters=[RETRY_AFTER],
-        examples=[OpenApiExample("Rename", value={"display_name": "Pep"}, request_only=True)],
-    )
-    def patch(self, request: Request) -> Response:
-        serializer = ProfileChangeSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
-        player = services.update_profile(player_of(request), **serializer.validated_data)
-        return Response(AccountSerializer(_account(player)).data)
-
-
-class PlayerDetailView(APIView):
-    @extend_schema(
-        operation_id="players_read",
-        tags=["players"],
-        summary="A player's public profile",
-        responses={
-            200: ProfileSerializer,
-            **problem_responses(
-                NOT_AUTHENTICATED,
-                problem_example("No such player", 404, "not_found", "Not found."),
-                THROTTLED,
-            ),
-        },
-        parameters=[RETRY_AFTER],
-    )
-    def get(self, request: Request, player_id: int) -> Response:
-        player = get_object_or_404(Player, pk=player_id)
-        return Response(ProfileSerializer(_profile(player)).data)
-
-
 class PasswordView(APIView):
     # A password is checked here: the "login" rate applies, as to logging in.
     throttle_scope = "login"
@@ -255,7 +173,7 @@ class PasswordView(APIView):
         responses={
             204: None,
             **problem_responses(
-                _WRONG_PASSWORD,
+                WRONG_PASSWORD,
                 UNKNOWN_FIELD,
                 NOT_AUTHENTICATED,
                 THROTTLED,
@@ -297,7 +215,7 @@ class AccountDeleteView(APIView):
         request=AccountDeleteSerializer,
         responses={
             204: None,
-            **problem_responses(_WRONG_PASSWORD, UNKNOWN_FIELD, NOT_AUTHENTICATED, THROTTLED),
+            **problem_responses(WRONG_PASSWORD, UNKNOWN_FIELD, NOT_AUTHENTICATED, THROTTLED),
         },
         parameters=[RETRY_AFTER],
         examples=[OpenApiExample("Confirm", value={"password": "s3cret-Pass!"}, request_only=True)],
@@ -337,16 +255,45 @@ class BlocksView(APIView):
                 THROTTLED,
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[
+            RETRY_AFTER,
+            location(
+                "/api/players/me/blocks/[1-9][0-9]*", "the block (by the blocked player's id)"
+            ),
+        ],
         examples=[OpenApiExample("Block", value={"blocked_id": 9}, request_only=True)],
     )
     def post(self, request: Request) -> Response:
         data = validated(BlockCreateSerializer, request.data)
         block = services.block(player_of(request), data["blocked_id"])
-        return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED)
+        where = {"Location": f"/api/players/me/blocks/{block.blocked_id}"}
+        return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED, headers=where)
+
+
+_BLOCKED_ID = OpenApiParameter(
+    "player_id",
+    {"type": "integer", "minimum": 1},
+    OpenApiParameter.PATH,
+    description="The blocked player's id.",
+)
 
 
 class BlockDetailView(APIView):
+    @extend_schema(
+        operation_id="players_me_blocks_read",
+        tags=["players"],
+        summary="Whether you block a player: the block, or 404",
+        responses={
+            200: BlockSerializer,
+            **problem_responses(
+                NOT_AUTHENTICATED, error_example("Not blocked", services.BlockNotFound), THROTTLED
+            ),
+        },
+        parameters=[_BLOCKED_ID, RETRY_AFTER],
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        return Response(BlockSerializer(services.block_of(player_of(request), player_id)).data)
+
     @extend_schema(
         operation_id="players_me_unblock",
         tags=["players"],
@@ -359,7 +306,7 @@ class BlockDetailView(APIView):
                 THROTTLED,
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[_BLOCKED_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, player_id: int) -> Response:
         services.unblock(player_of(request), player_id)
@@ -382,7 +329,6 @@ class RatingHistoryFilter(filters.FilterSet):  # type: ignore[misc]  # django-fi
         fields = ["family", "size"]
 
 
-_NO_SUCH_PLAYER = problem_example("No such player", 404, "not_found", "Not found.")
 _UNKNOWN_POOL = problem_example(
     "Unknown pool",
     404,
@@ -448,7 +394,7 @@ class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]  # g
         ],
         responses={
             200: PlayerRatingsSerializer,
-            **problem_responses(_UNKNOWN_FAMILY, NOT_AUTHENTICATED, _NO_SUCH_PLAYER, THROTTLED),
+            **problem_responses(_UNKNOWN_FAMILY, NOT_AUTHENTICATED, NO_SUCH_PLAYER, THROTTLED),
         },
         examples=[
             OpenApiExample(

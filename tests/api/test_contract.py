@@ -15,8 +15,8 @@ from games import engine
 from games.engine import cards
 from games.engine.actions import ALIASES, CANONICAL
 from games.engine.rules import OPTION_BOUNDS, OPTION_CHOICES
+from games.rating import rate_game
 from notifications.services import subscribe
-from players.services import rate_game
 from tests.api.document import SCHEMAS, conforms
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client

@@ -13,10 +13,10 @@ import jsonschema
 from django.utils import timezone
 
 from games.models import Game
+from games.rating import rate_game
 from lobby import challenges, seeks
 from notifications import reminders, sending
 from notifications.models import Delivery, Kind
-from players.services import rate_game
 from tests.api.document import SCHEMAS, conforms, webhook, webhook_body, webhook_headers
 from tests.notifications.conftest import act, mover, subscribe
 from tests.notifications.receiver import Receiver

@@ -1,7 +1,9 @@
 """Rating finished games: the service, the Celery tasks on a real worker, and the ratings API.
 
-The worker tests run `players.tasks` in a real Celery worker thread on the Redis broker
-(tests/celery_fixtures.py); the others call the service or the API in one test transaction.
+The service is games/'s (``games.rating``: who sat where, who won) over players/' Elo writes
+(``players.services.rate_match``). The worker tests run `games.tasks`' rating tasks in a real
+Celery worker thread on the Redis broker (tests/celery_fixtures.py); the others call the service
+or the API in one test transaction.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import services as game_services
+from games import tasks
 from games.models import Game, Seat
-from players import selectors, services, tasks
+from games.rating import rate_game, rating_changes_for, unrated_games
+from players import services as player_services
 from players.models import Rating, RatingChange
 from players.ratings import START_RATING, Standing, rate_2v2, rate_teams, rating_delta
 from tests.celery_fixtures import eventually
@@ -70,7 +74,7 @@ def test_rate_game_moves_winner_up_and_loser_down_by_the_same_points():
     game = finished_game(winner_side=1)
     seat0, seat1 = (seat.player for seat in game.seats.order_by("number"))
 
-    changes = services.rate_game(game.pk)
+    changes = rate_game(game.pk)
 
     assert len(changes) == 2
     assert deltas(game) == {seat0.pk: -20, seat1.pk: 20}
@@ -80,9 +84,9 @@ def test_rate_game_moves_winner_up_and_loser_down_by_the_same_points():
 
 def test_rate_game_twice_is_a_no_op():
     game = finished_game()
-    services.rate_game(game.pk)
+    rate_game(game.pk)
 
-    assert services.rate_game(game.pk) == []
+    assert rate_game(game.pk) == []
     assert RatingChange.objects.filter(game=game).count() == 2
     assert set(Rating.objects.values_list("games", flat=True)) == {1}
 
@@ -96,7 +100,7 @@ def test_rate_game_2v2_rates_each_player_against_the_opposing_pairs_average():
         )
     game = finished_game(4, preset="argentino", winner_side=0, people=people)
 
-    services.rate_game(game.pk)
+    rate_game(game.pk)
 
     s = [Standing(value, games) for value, games in start]
     (d0, d2), (d1, d3) = rate_2v2((s[0], s[2]), (s[1], s[3]), 1.0)
@@ -114,7 +118,7 @@ def test_rate_game_3v3_rates_each_player_in_the_3v3_pool_against_the_other_sides
     people = [PlayerFactory.create() for _ in range(6)]
     game = finished_game(6, preset="argentino", winner_side=1, people=people)
 
-    services.rate_game(game.pk)
+    rate_game(game.pk)
 
     # Everyone enters the argentino/3v3 pool at 1500, provisional: K 40 against an average 1500.
     expected = {person.pk: 20 if seat % 2 else -20 for seat, person in enumerate(people)}
@@ -139,7 +143,7 @@ def test_rate_game_puts_both_argentino_presets_in_one_pool():
     finished_game(preset="argentino_clasico", people=[person, PlayerFactory.create()])
 
     for game in Game.objects.all():
-        services.rate_game(game.pk)
+        rate_game(game.pk)
 
     assert list(Rating.objects.filter(player=person).values_list("family", "size", "games")) == [
         ("argentino", "1v1", 2)
@@ -151,7 +155,7 @@ def test_rate_game_uses_the_established_k_after_twenty_games():
     Rating.objects.create(player=veteran, family="valenciano", size="1v1", games=20)
     game = finished_game(people=[newcomer, veteran], winner_side=0)
 
-    services.rate_game(game.pk)
+    rate_game(game.pk)
 
     assert deltas(game) == {newcomer.pk: 20, veteran.pk: -10}
 
@@ -170,24 +174,24 @@ def test_rate_game_uses_the_established_k_after_twenty_games():
 def test_rate_game_ignores_games_that_do_not_count(fields):
     game = finished_game(**fields)
 
-    assert services.rate_game(game.pk) == []
+    assert rate_game(game.pk) == []
     assert not RatingChange.objects.exists()
     assert not Rating.objects.exists()
 
 
 @pytest.mark.parametrize("game_id", ["3f1c2a9e-5b7d-4e2f-9a61-0c8d4b2e7f10", "not-a-uuid", None])
 def test_rate_game_of_no_such_game_is_a_no_op(game_id):
-    assert services.rate_game(game_id) == []
+    assert rate_game(game_id) == []
 
 
 def test_rate_game_unique_constraint_turns_a_duplicate_into_a_no_op(monkeypatch):
     game = finished_game()
-    services.rate_game(game.pk)
+    rate_game(game.pk)
     # A writer whose check under the lock missed the changes: the database refuses the duplicate.
     checks = iter([False])
-    monkeypatch.setattr(services, "_rated_before", lambda game: next(checks, True))
+    monkeypatch.setattr(player_services, "_rated_before", lambda game: next(checks, True))
 
-    assert services.rate_game(game.pk) == []
+    assert rate_game(game.pk) == []
     assert RatingChange.objects.filter(game=game).count() == 2
     assert set(Rating.objects.values_list("games", flat=True)) == {1}
 
@@ -195,11 +199,11 @@ def test_rate_game_unique_constraint_turns_a_duplicate_into_a_no_op(monkeypatch)
 def test_rating_changes_for_lists_the_game_in_seat_order():
     people = [PlayerFactory.create(display_name=""), PlayerFactory.create(display_name="Pep")]
     game = finished_game(people=people, winner_side=0)
-    assert selectors.rating_changes_for(game) == []
+    assert rating_changes_for(game) == []
 
-    services.rate_game(game.pk)
+    rate_game(game.pk)
 
-    assert selectors.rating_changes_for(game) == [
+    assert rating_changes_for(game) == [
         {
             "player_id": people[0].pk,
             "name": people[0].username,
@@ -227,14 +231,14 @@ def test_unrated_games_skips_recent_rated_and_uncounted_games():
     lost = finished_game(ago=timedelta(minutes=10))
     recent = finished_game(ago=timedelta(seconds=5))
     rated = finished_game()
-    services.rate_game(rated.pk)
+    rate_game(rated.pk)
     finished_game(rated=False)
     finished_game(status=Game.Status.ABORTED, winner_side=None)
     cutoff = timezone.now() - timedelta(minutes=1)
 
-    assert selectors.unrated_games(finished_before=cutoff) == [lost.pk]
-    assert selectors.unrated_games() == [lost.pk, recent.pk]
-    assert selectors.unrated_games(limit=1) == [lost.pk]
+    assert unrated_games(finished_before=cutoff) == [lost.pk]
+    assert unrated_games() == [lost.pk, recent.pk]
+    assert unrated_games(limit=1) == [lost.pk]
 
 
 # --- the tasks, on a real worker -----------------------------------------------------------------
@@ -347,7 +351,7 @@ def test_player_ratings_history_is_newest_first_paginated_and_filtered(viewer):
         finished_game(4, preset="argentino", people=[person, *PlayerFactory.create_batch(3)]),
     ]
     for game in games:
-        services.rate_game(game.pk)
+        rate_game(game.pk)
     url = f"/api/players/{person.pk}/ratings"
 
     body = viewer.get(url).json()

@@ -27,6 +27,7 @@ class Server:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    delivery_log: Path  # STREAM_DELIVERY_LOG (streams/delivery_clock.py)
 
     @property
     def url(self) -> str:
@@ -49,16 +50,17 @@ def start(env: dict[str, str], log: Path, workers: int = 1) -> Server:
         *("--port", str(port), "--workers", str(workers), "--no-ws"),
         "truc_api.asgi:application",
     ]
+    delivery_log = log.with_suffix(".delivery")
     with log.open("wb") as out:
         process = subprocess.Popen(
             command,
             cwd=REPO,
-            env={**os.environ, **env},
+            env={**os.environ, **env, "STREAM_DELIVERY_LOG": str(delivery_log)},
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: stop() ends the workers too
         )
-    return Server(process, port, log)
+    return Server(process, port, log, delivery_log)
 
 
 def wait_ready(server: Server, timeout: float = 60) -> None:

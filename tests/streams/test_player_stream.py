@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game
+from games.rating import rate_game
 from notifications import reminders
 from players.models import Player
-from players.services import delete_account, rate_game
+from players.services import delete_account
 from streams import notices
 from streams.models import PlayerNotice
 from tests.factories import PASSWORD
