@@ -198,12 +198,16 @@ class GameView(APIView):
     (middleware headers, throttles) with the token's one query, which also reads the game's ETag
     parts for the token's player (``find_token``)."""
 
+    #: What the poll's statement read with the token (``find_token``); None for a plain read.
+    polled: store.Poll | None = None
+
     def find_token(self, digest: str, key: str) -> AuthToken | None:
         """The authentication's token lookup (``truc_api.authentication``); a poll's reads the
         game's ETag parts with it, in the store's statement (``store.poll_token``)."""
         if not self.request.headers.get("If-None-Match"):
             return authentication.find_token(digest, key)
-        return store.poll_token(digest, key, self.kwargs["game_id"])
+        self.polled = store.poll_token(digest, key, self.kwargs["game_id"])
+        return None if self.polled is None else self.polled.token
 
     @extend_schema(
         operation_id="games_read",
@@ -217,7 +221,9 @@ class GameView(APIView):
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
-        tag = selectors.polled_etag(request.auth, game_id)
+        tag = (
+            None if self.polled is None else selectors.polled_etag(self.polled.etag_parts, game_id)
+        )
         if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
             headers = {"ETag": tag, **_CACHING}
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
