@@ -10,9 +10,9 @@ and once the step it caused has handed its bytes to the server (the generator re
 
 (seconds since the epoch): published by the REST process, poked here (the hub received it), woke
 (the stream's task ran again), read (the step's snapshot ready: the gathered read it waited
-for), sent. What the bench's clients add after ``sent`` (the loopback
-socket, their own event loop) is theirs, not the server's. With no file named (production) no
-line is kept and the stamps cost a float each.
+for), sent. What the bench's clients add after ``sent`` (the loopback socket, their own event
+loop) is theirs, not the server's. With no file named (production) the publisher's time rides
+along unread and no stamp is kept.
 """
 
 from __future__ import annotations
