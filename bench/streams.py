@@ -439,10 +439,32 @@ class Stamped:
     seq: int | None
 
 
+def collections(path: Path, since: float) -> str:
+    """The streams process's garbage collections that ended since ``since`` (the log's ``gc``
+    lines): by generation, how many, their CPU in all and the longest pause (wall clock: every
+    thread of the process waits for it)."""
+    pauses: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for line in path.read_text().splitlines():
+        if line.startswith("gc "):
+            _, generation, started, ended, cpu = line.split()
+            if float(ended) >= since:
+                pauses[generation].append((float(ended) - float(started), float(cpu)))
+    return (
+        "; ".join(
+            f"gen{generation} {len(found)}, CPU {sum(c for _, c in found) * 1000:.0f} ms in all,"
+            f" longest pause {max(wall for wall, _ in found) * 1000:.0f} ms"
+            for generation, found in sorted(pauses.items())
+        )
+        or "none"
+    )
+
+
 def delivery_log(path: Path, since: float) -> list[Stamped]:
     """The game streams' lines of the log sent since ``since`` (wall clock)."""
     found = []
     for line in path.read_text().splitlines():
+        if line.startswith("gc "):
+            continue
         *times, topic, seq = line.split()
         if float(times[-1]) >= since and topic.startswith("game:"):
             stamps = tuple(float(value) for value in times)
@@ -637,6 +659,7 @@ def main(argv: list[str] | None = None) -> None:
             wall_offset = time.time() - time.perf_counter()
             split = server_side(delivery_log(clock_log, since), deliveries, wall_offset, lags)
             print(f"  from the commit: {figures(split)}")
+            print(f"  the streams process's garbage collections: {collections(clock_log, since)}")
             print(
                 "  busy, % of a core: "
                 + ", ".join(f"{k} {v * 100 / (args.seconds + 2):.0f}" for k, v in parts.items())
