@@ -25,6 +25,11 @@ Redis (``--redis``, a database of its own; the channel prefix is this run's own)
      happened before it: a latency no larger than the one from the commit) and from the request
      (no smaller than it); p50/p99, and whether every stream got every event once;
    - REST throughput with the N streams open (the same closed loop as step 3);
+   - the server's part of each delivery, from the commit to the bytes handed to granian, and its
+     parts (Redis, the wake, the read, the send), from the streams process's delivery log
+     (``STREAM_DELIVERY_LOG``, streams/delivery_clock.py), beside the same events' arrival at the
+     clients from the same publish time, the clients' event-loop lag, and the streams process's
+     garbage collections;
    - in each measured phase, each part's CPU per delivery and per action (``Meter``): the streams
      process (and how much of it in the kernel), the REST server, PostgreSQL's backends, the
      stream clients' process, this process, the whole machine. What a shared machine changes
