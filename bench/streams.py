@@ -1,6 +1,6 @@
 """Benchmark of the live streams: thousands of open SSE streams on one ASGI process.
 
-    .venv/bin/python bench/streams.py [--levels 1000,5000] [--rate 100] [--seconds 30]
+    .venv/bin/python -m bench.streams [--levels 1000,5000] [--rate 100] [--seconds 30]
         [--idle-seconds 35] [--rest-seconds 20] [--rest-clients 8] [--redis redis://...]
         [--prefix bench] [--asgi-options "--loop uvloop"]
 
@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from http_load import (
+from bench.http_load import (
     LONG_MATCH,
     Http,
     Match,
@@ -472,8 +472,9 @@ def delivery_log(path: Path, since: float) -> list[Stamped]:
             continue
         *times, topic, seq = line.split()
         if float(times[-1]) >= since and topic.startswith("game:"):
-            stamps = tuple(float(value) for value in times)
-            found.append(Stamped(*stamps, topic[len("game:") :], None if seq == "-" else int(seq)))
+            published, poked, woke, read, sent = (float(value) for value in times)
+            game, step = topic[len("game:") :], None if seq == "-" else int(seq)
+            found.append(Stamped(published, poked, woke, read, sent, game, step))
     return found
 
 
@@ -485,7 +486,8 @@ def server_side(
     send), then, for the same events, the arrival parsed by the bench's clients (their socket
     and event loop added), and how late the clients' loop woke (``Streams.lag``)."""
     ms = 1000.0
-    commit = {}  # (game, last seq of a step) -> the earliest publish that caused it
+    # (game, last seq of a step) -> the earliest publish that caused it
+    commit: dict[tuple[str, int | None], float] = {}
     for line in stamped:
         key = (line.topic, line.seq)
         commit[key] = min(commit.get(key, line.published), line.published)
@@ -603,6 +605,7 @@ def main(argv: list[str] | None = None) -> None:
             matches.append(creator.new_match(LONG_MATCH))
         print(f"# {pairs} matches created in {time.perf_counter() - started:.0f} s")
 
+        assert readers.process.pid is not None  # started
         meter = Meter(worker, rest_workers, readers.process.pid, args.db)
 
         def rest_run(pool: list[Match]) -> dict[str, Any]:

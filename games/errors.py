@@ -5,7 +5,8 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from games.engine import REASONS, EngineError
+from games.engine import REASONS, EngineError, InvalidAction, InvalidRules
+from games.engine.errors import FIELD_CODES
 from games.engine.rules import REFUSED_TOGETHER
 from truc_api.problems import ApplicationError
 
@@ -90,11 +91,15 @@ class InvalidRequest(ApplicationError):
     status = HTTPStatus.BAD_REQUEST
     title = "The request is not valid."
 
-    def __init__(self, error: EngineError, field: str) -> None:
+    def __init__(self, error: InvalidAction | InvalidRules, field: str) -> None:
         super().__init__(
             error.message,
             extra={"errors": [{"field": field, "code": error.code, "message": error.message}]},
         )
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return FIELD_CODES
 
 
 class RulesRefused(InvalidRequest):
@@ -129,7 +134,7 @@ class RuleViolation(ApplicationError):
         return tuple(REASONS)
 
 
-def rules_error(error: EngineError) -> InvalidRequest:
+def rules_error(error: InvalidRules) -> InvalidRequest:
     """The engine checks the options (one validator): its error, at the field it names."""
     option = getattr(error, "option", None)
     field = (

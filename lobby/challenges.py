@@ -34,13 +34,13 @@ from lobby.errors import (
     ChallengeRefused,
     NotChallenged,
     PlayerBlocked,
+    TableRefused,
 )
 from lobby.lookups import by_id
 from lobby.models import Challenge, ChallengeSeat
 from notifications.models import Kind
 from players import selectors as players
 from players.models import Player
-from players.services import InvalidField
 
 logger = structlog.get_logger(__name__)
 
@@ -101,18 +101,18 @@ def _named_seats(challenger: Player, request: ChallengeRequest) -> dict[int, Pla
     """Seat number -> player (None: open). Opponents take the odd seats, the partner seat 2."""
     opponents = list(request.opponents)
     if len(opponents) > request.players // 2:
-        raise InvalidField(
+        raise TableRefused(
             "opponents", "too_many", f"A table of {request.players} has {request.players // 2}."
         )
     if request.partner_id is not None and request.players != 4:
-        raise InvalidField("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
+        raise TableRefused("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
     ids = [*opponents, *([request.partner_id] if request.partner_id is not None else [])]
     if len(set(ids)) != len(ids) or challenger.pk in ids:
-        raise InvalidField("opponents", "repeated", "Each player takes one seat.")
+        raise TableRefused("opponents", "repeated", "Each player takes one seat.")
     found = {p.pk: p for p in get_user_model().objects.filter(pk__in=ids, is_active=True)}
     if len(found) != len(ids):
         field_name = "opponents" if set(opponents) - set(found) else "partner_id"
-        raise InvalidField(field_name, "no_such_player", "No such player.")
+        raise TableRefused(field_name, "no_such_player", "No such player.")
     seats: dict[int, Player | None] = dict.fromkeys(range(request.players))
     seats[0] = challenger
     for number, player_id in zip(range(1, request.players, 2), opponents, strict=False):
@@ -214,8 +214,8 @@ def _start(challenge: Challenge, seats: list[ChallengeSeat]) -> None:
     )
     challenge.status = Challenge.Status.ACCEPTED
     challenge.game = game
-    challenge.answered_at = timezone.now()
-    challenge.save(update_fields=["status", "game", "answered_at"])
+    challenge.ended_at = timezone.now()
+    challenge.save(update_fields=["status", "game", "ended_at"])
     notices.tell(
         [seat.player_id for seat in seats if seat.player_id is not None],  # every seat: all taken
         Kind.CHALLENGE_ACCEPTED,
@@ -232,8 +232,8 @@ def decline(player: Player, challenge_id: uuid.UUID | str, reason: str) -> Chall
         challenge.status = Challenge.Status.DECLINED
         challenge.decline_reason = reason
         challenge.declined_by = player
-        challenge.answered_at = timezone.now()
-        challenge.save(update_fields=["status", "decline_reason", "declined_by", "answered_at"])
+        challenge.ended_at = timezone.now()
+        challenge.save(update_fields=["status", "decline_reason", "declined_by", "ended_at"])
         notices.tell(
             _seated_ids(challenge, but=player.pk),
             Kind.CHALLENGE_DECLINED,
@@ -254,8 +254,8 @@ def cancel(player: Player, challenge_id: uuid.UUID | str) -> Challenge:
 
 def _end(challenge: Challenge, status: str, kind: Kind) -> None:
     challenge.status = status
-    challenge.answered_at = timezone.now()
-    challenge.save(update_fields=["status", "answered_at"])
+    challenge.ended_at = timezone.now()
+    challenge.save(update_fields=["status", "ended_at"])
     notices.tell(_seated_ids(challenge), kind, challenge_id=challenge.pk)
 
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.errors import GameOver, NotSeated
 from games.models import Game, GameId, Seat
 from games.selectors import visible_game
-from lobby.errors import RoomClosed, TooManyMessages
+from lobby.errors import LineNotFound, RoomClosed, TooManyMessages
 from lobby.models import ChatLine, ChatModeration
 from players import selectors as players
 from players.models import Player
@@ -69,6 +69,16 @@ def lines(player: Player, game_id: GameId, room: str, after: int = 0) -> list[Ch
         raise RoomClosed()
     shown = delivered_to(player, ChatLine.objects.filter(game=game, room=room, id__gt=after))
     return list(shown.select_related("author").order_by("id")[:500])
+
+
+def line(player: Player, game_id: GameId, line_id: int) -> ChatLine:
+    """One line of the game's chat, if ``player`` may read it as ``lines`` would give it."""
+    game, seat = visible_game(game_id, player)
+    found = delivered_to(player, ChatLine.objects.filter(game=game, pk=line_id))
+    said = found.select_related("author").first()
+    if said is None or not may_read(game, seat, said.room):
+        raise LineNotFound()
+    return said
 
 
 def may_read(game: Game, seat: int | None, room: str) -> bool:

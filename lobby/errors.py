@@ -4,8 +4,27 @@ from __future__ import annotations
 
 import math
 from http import HTTPStatus
+from typing import Literal, get_args
 
-from truc_api.problems import ApplicationError
+from players.services import InvalidField
+from truc_api.problems import ApplicationError, one_field
+
+#: The codes of a field of a seek or challenge the lobby refuses (typed: a new one fails mypy
+#: until listed; the OpenAPI document's enum of field codes is made from it).
+FieldCode = Literal[
+    "rated_seek", "empty_range", "no_partner_at_2", "no_such_player", "too_many", "repeated"
+]
+
+
+class TableRefused(InvalidField):
+    """A seek's or challenge's fields, each valid, that cannot make a table: a 422 naming one."""
+
+    def __init__(self, field: str, code: FieldCode, message: str) -> None:
+        ApplicationError.__init__(self, self.DETAIL, extra=one_field(field, code, message))
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return get_args(FieldCode)
 
 
 class SeekNotFound(ApplicationError):
@@ -79,6 +98,12 @@ class NoRematch(ApplicationError):
     code = "no_rematch"
     status = HTTPStatus.CONFLICT
     title = "A game that was aborted has no rematch."
+
+
+class LineNotFound(ApplicationError):
+    code = "not_found"
+    status = HTTPStatus.NOT_FOUND
+    title = "No such line at this table, or not one you may read."
 
 
 class RoomClosed(ApplicationError):

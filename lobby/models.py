@@ -16,8 +16,8 @@ from django.utils import timezone
 
 
 class AskedTable(models.Model):
-    """What a seek and a challenge share: the table they ask for, when they were made and
-    expire, and the game they led to (once matched or accepted)."""
+    """What a seek and a challenge share: the table they ask for, when they were made, expire
+    and ended, and the game they led to (once matched or accepted)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     preset = models.CharField(max_length=32)
@@ -27,6 +27,11 @@ class AskedTable(models.Model):
     rated = models.BooleanField()
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
+    ended_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When it stopped waiting: matched or accepted, declined, cancelled or expired.",
+    )
     game = models.ForeignKey(
         "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -70,7 +75,6 @@ class Seek(AskedTable):
     )
     bot_level = models.CharField(max_length=8, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
-    ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(AskedTable.Meta):
         indexes = [
@@ -140,7 +144,6 @@ class Challenge(AskedTable):
     declined_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(AskedTable.Meta):
         indexes = [

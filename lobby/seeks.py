@@ -36,13 +36,13 @@ from lobby.errors import (
     PlayerBlocked,
     SeekClosed,
     SeekNotFound,
+    TableRefused,
 )
 from lobby.lookups import by_id
 from lobby.models import QueueEntry, Seek
 from notifications.models import Kind
 from players import selectors as players
 from players.models import Player, rating_pool
-from players.services import InvalidField
 
 logger = structlog.get_logger(__name__)
 _shuffler = secrets.SystemRandom()
@@ -95,14 +95,14 @@ def _insert(player: Player, request: SeekRequest) -> Seek:
         raise rules_error(error) from None
     partner = _partner(player, request)
     if request.bot_after is not None and request.rated:
-        raise InvalidField(
+        raise TableRefused(
             "bot_after",
             "rated_seek",
             "Bots fill only unrated seeks: a game with a bot is not rated.",
         )
     low, high = request.rating_min, request.rating_max
     if low is not None and high is not None and low > high:
-        raise InvalidField("rating_min", "empty_range", "rating_min is above rating_max.")
+        raise TableRefused("rating_min", "empty_range", "rating_min is above rating_max.")
     family, size = rating_pool(request.preset, request.players)
     now = timezone.now()
     seek = Seek(
@@ -137,15 +137,15 @@ def _partner(player: Player, request: SeekRequest) -> Player | None:
     if request.partner_id is None:
         return None
     if request.players != 4:
-        raise InvalidField("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
+        raise TableRefused("partner_id", "no_partner_at_2", "A partner needs a table of 4.")
     partner = get_user_model().objects.filter(pk=request.partner_id, is_active=True).first()
     if partner is None or partner.pk == player.pk:
-        raise InvalidField("partner_id", "no_such_player", "No such player to partner.")
+        raise TableRefused("partner_id", "no_such_player", "No such player to partner.")
     blocks = players.blocks_among([player.pk, partner.pk])
     if (player.pk, partner.pk) in blocks:
         raise PlayerBlocked()
     if (partner.pk, player.pk) in blocks:
-        raise InvalidField("partner_id", "no_such_player", "No such player to partner.")
+        raise TableRefused("partner_id", "no_such_player", "No such player to partner.")
     return partner
 
 

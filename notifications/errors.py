@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from http import HTTPStatus
+from typing import get_args
 
-from truc_api.problems import ApplicationError
+from notifications.addresses import RefusalCode
+from truc_api.problems import ApplicationError, one_field
 
 
 class SubscriptionNotFound(ApplicationError):
@@ -33,6 +35,9 @@ class UrlRefused(ApplicationError):
     status = HTTPStatus.UNPROCESSABLE_ENTITY
     title = "The server may not send to that URL."
 
-    def __init__(self, message: str, reason: str) -> None:
-        error = {"field": "url", "code": reason, "message": message}
-        super().__init__(message, extra={"errors": [error]})
+    def __init__(self, message: str, reason: RefusalCode) -> None:
+        super().__init__(message, extra=one_field("url", reason, message))
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return get_args(RefusalCode)

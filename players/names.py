@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-
-from django.core.exceptions import ValidationError
+from typing import Literal
 
 # "bot" as the first word, after any punctuation: "Bot strong 1", "bot-basic-2", "[BOT]", "bot1";
 # not "Bottle" or "Botella".
@@ -24,12 +23,15 @@ def reads_as_bot(name: str) -> bool:
     return _BOT_WORD.match(unicodedata.normalize("NFKC", name).casefold()) is not None
 
 
-def check_display_name(name: str) -> None:
-    """Raise ``ValidationError`` (with a code) unless ``name`` may be shown as a player's name."""
+#: Why a name may not be shown (the API's field code for it).
+NameCode = Literal["invisible_character", "bot_name"]
+
+
+def display_name_refusal(name: str) -> tuple[NameCode, str] | None:
+    """Why ``name`` may not be shown as a player's name, as (code, message); None if it may."""
     if any(unicodedata.category(character) in _HIDDEN_CATEGORIES for character in name):
-        raise ValidationError(
-            "A name may not hold control, invisible or direction-changing characters.",
-            code="invisible_character",
-        )
+        message = "A name may not hold control, invisible or direction-changing characters."
+        return "invisible_character", message
     if reads_as_bot(name):
-        raise ValidationError("Names that read as a bot's are the server's own.", code="bot_name")
+        return "bot_name", "Names that read as a bot's are the server's own."
+    return None

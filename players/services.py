@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Literal, get_args
 
 import structlog
 from django.contrib.admin.models import LogEntry
@@ -27,9 +27,9 @@ from knox.models import AuthToken
 
 from players import ratings
 from players.models import Block, Player, Rating, RatingChange
-from players.names import check_display_name, reads_as_bot
+from players.names import NameCode, display_name_refusal, reads_as_bot
 from players.signals import account_deleting
-from truc_api.problems import ApplicationError
+from truc_api.problems import ApplicationError, one_field
 
 logger = structlog.get_logger(__name__)
 
@@ -62,11 +62,30 @@ class WeakPassword(ApplicationError):
 
     def __init__(self, error: DjangoValidationError, field: str = "password") -> None:
         errors = [
-            {"field": field, "code": reason.code or "invalid", "message": message}
+            {"field": field, "code": _password_code(reason.code), "message": message}
             for reason in error.error_list
             for message in reason.messages
         ]
         super().__init__("The request has invalid fields.", extra={"errors": errors})
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return (*PASSWORD_CODES, "invalid")
+
+
+#: The codes of Django's password validators (settings.AUTH_PASSWORD_VALIDATORS).
+PASSWORD_CODES = (
+    "password_too_similar",
+    "password_too_short",
+    "password_too_common",
+    "password_entirely_numeric",
+)
+
+
+def _password_code(code: str | None) -> str:
+    """A validator's code as the schema lists it: a validator added to the settings that this
+    module does not know says `invalid` until its code is listed above."""
+    return code if code in PASSWORD_CODES else "invalid"
 
 
 @dataclass(frozen=True)
@@ -78,6 +97,11 @@ class Session:
     expiry: datetime
 
 
+#: The codes of a field the players' services refuse (typed: a new one fails mypy until listed);
+#: a display name's are players/names.py's.
+FieldCode = Literal[NameCode, "wrong_password", "no_such_player"]
+
+
 class InvalidField(ApplicationError):
     """One field a service finds at fault, a value the schema allows (the serializer could not
     tell): a 422 naming it, in the shape of DRF's own field errors. A 400 is for what the schema
@@ -87,11 +111,14 @@ class InvalidField(ApplicationError):
     status = HTTPStatus.UNPROCESSABLE_ENTITY
     title = "The request's fields are each valid but cannot be carried out."
 
-    def __init__(self, field: str, code: str, message: str) -> None:
-        super().__init__(
-            "The request has invalid fields.",
-            extra={"errors": [{"field": field, "code": code, "message": message}]},
-        )
+    DETAIL = "The request has invalid fields."
+
+    def __init__(self, field: str, code: FieldCode, message: str) -> None:
+        super().__init__(self.DETAIL, extra=one_field(field, code, message))
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return get_args(FieldCode)
 
 
 class WrongPassword(InvalidField):
@@ -110,10 +137,9 @@ DELETED_PREFIX = "deleted-"
 def checked_display_name(name: str) -> str:
     """``name``, or a 422 on ``display_name`` when it deceives (players/names.py): a rule of
     characters the schema's pattern could not state, so a value the schema allows."""
-    try:
-        check_display_name(name)
-    except DjangoValidationError as error:
-        raise InvalidField("display_name", str(error.code), error.messages[0]) from None
+    refused = display_name_refusal(name)
+    if refused is not None:
+        raise InvalidField("display_name", *refused)
     return name
 
 
@@ -245,6 +271,21 @@ def block(player: Player, blocked_id: int) -> Block:
         raise NoSuchPlayer("blocked_id")
     found, _ = Block.objects.get_or_create(blocker=player, blocked=other)
     return found
+
+
+class BlockNotFound(ApplicationError):
+    code = "not_found"
+    status = HTTPStatus.NOT_FOUND
+    title = "You do not block this player."
+
+
+def block_of(player: Player, blocked_id: int) -> Block:
+    """``player``'s block of another, or a 404."""
+    found = Block.objects.filter(blocker=player, blocked_id=blocked_id).select_related("blocked")
+    block = found.first()
+    if block is None:
+        raise BlockNotFound()
+    return block
 
 
 def unblock(player: Player, blocked_id: int) -> None:

@@ -130,17 +130,22 @@ def _stream_content(description: str, example: str, message: str) -> dict[str, A
     }
 
 
+#: An SSE `id:` of this server: a seq, a whole number from 1, written in decimal.
+SEQ_ID = "^[1-9][0-9]*$"
+
+
 def message_schema(
-    description: str, messages: dict[str, str], events: tuple[str, ...]
+    description: str, messages: dict[str, str], events: tuple[str, ...], cursor: str
 ) -> dict[str, Any]:
     """One Server-Sent Event: its fields as the wire has them (``data`` is JSON text, ``event``
-    one of ``events``), and in ``x-sse-messages`` the schema of ``data`` for each ``event``."""
+    one of ``events``, ``id`` what ``cursor`` says), and in ``x-sse-messages`` the schema of
+    ``data`` for each ``event``."""
     shapes = ", ".join(f"`{name}`: `{schema}`" for name, schema in messages.items())
     return {
         "type": "object",
         "description": f"{description} The JSON in `data`, by `event`: {shapes}.",
         "properties": {
-            "id": {"type": "string", "description": "A seq: resume after it (`Last-Event-ID`)."},
+            "id": {"type": "string", "pattern": SEQ_ID, "description": cursor},
             "event": {"type": "string", "enum": list(events)},
             "data": {"type": "string", "description": "JSON on one line."},
             "retry": {"type": "integer", "description": "Milliseconds before reconnecting."},
@@ -162,10 +167,21 @@ def _stream_messages() -> dict[str, Any]:
     }
     return {
         "GameStreamMessage": message_schema(
-            "A message of a game's stream.", game, (*EVENT_TYPES, *list(game)[1:])
+            "A message of a game's stream.",
+            game,
+            (*EVENT_TYPES, *list(game)[1:]),
+            "On an event's message only: the event's `seq` (the same as in `data`), which counts"
+            " the game's events from 1. Send it back as `Last-Event-ID` (or `after`) to resume"
+            " after it; `view` and `end` carry none.",
         ),
         "PlayerStreamMessage": message_schema(
-            "A message of a player's stream.", player, (*NOTICE_KINDS, *list(player)[1:])
+            "A message of a player's stream.",
+            player,
+            (*NOTICE_KINDS, *list(player)[1:]),
+            "On a notice's message only: the notice's `seq` (the same as in `data`), which counts"
+            " this player's notices from 1, across all his games (not a game's event seq). Send"
+            " it back as `Last-Event-ID` (or `after`) to resume after it; turns and `end` carry"
+            " none.",
         ),
     }
 

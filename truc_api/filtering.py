@@ -11,6 +11,8 @@ from typing import Any
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
 
+from truc_api.problems import field_error
+
 
 class FilterBackend(DjangoFilterBackend):  # type: ignore[misc]  # django-filter: no stubs
     def get_filterset(self, request: Any, queryset: Any, view: Any) -> Any:
@@ -18,6 +20,6 @@ class FilterBackend(DjangoFilterBackend):  # type: ignore[misc]  # django-filter
         if filterset is not None:
             empty = [name for name in filterset.filters if request.query_params.get(name) == ""]
             if empty:
-                blank = serializers.ErrorDetail("This filter may not be empty.", code="blank")
+                blank = field_error("This filter may not be empty.", "blank")
                 raise serializers.ValidationError({name: [blank] for name in empty})
         return filterset

@@ -13,12 +13,24 @@ are relative to.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from http import HTTPStatus
+from typing import Any, TypeVar
 
+from django.core.validators import ProhibitNullCharactersValidator
+from django_filters import FilterSet
 from drf_spectacular import openapi
+from rest_framework import exceptions, serializers
 
-from truc_api.problems import FRAMEWORK_CODES, ApplicationError
+from truc_api.problems import (
+    FRAMEWORK_CODES,
+    FRAMEWORK_FIELD_CODES,
+    PROBLEM_CONTENT_TYPE,
+    ApplicationError,
+    problem_of,
+)
 from truc_api.serializers import StrictSerializer
+
+T = TypeVar("T")
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -33,6 +45,25 @@ class AutoSchema(openapi.AutoSchema):
         if direction == "request" and isinstance(serializer, StrictSerializer):
             schema["additionalProperties"] = False
         return schema
+
+    def _map_serializer_field(
+        self, field: Any, direction: str, bypass_extensions: bool = False
+    ) -> dict[str, Any]:
+        schema: dict[str, Any] = super()._map_serializer_field(  # type: ignore[no-untyped-call]
+            field, direction, bypass_extensions
+        )
+        # DRF refuses a NUL in any string it reads (PostgreSQL's text cannot hold one): a 400
+        # the schema states, where no pattern of the field's already leaves it out.
+        nul_refused = any(
+            isinstance(validator, ProhibitNullCharactersValidator) for validator in field.validators
+        )
+        if direction == "request" and nul_refused and schema.get("type") == "string":
+            schema.setdefault("pattern", NO_NUL)
+        return schema
+
+
+#: A string with no NUL character (U+0000).
+NO_NUL = "^[^\\u0000]*$"
 
 
 #: Every 429 says when to try again (truc_api/problems.py).
@@ -62,15 +93,74 @@ def _header(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/headers/{name}"}
 
 
-def problem_codes() -> list[str]:
-    codes = dict.fromkeys(FRAMEWORK_CODES)
-    pending: list[type[ApplicationError]] = [ApplicationError]
+def _subclasses(base: type[T]) -> Iterator[type[T]]:
+    """Every subclass of ``base``, however deep."""
+    pending = list(base.__subclasses__())
     while pending:
         kind = pending.pop()
         pending.extend(kind.__subclasses__())
-        if kind is not ApplicationError:
-            codes |= dict.fromkeys(kind.codes())
+        yield kind
+
+
+def problem_codes() -> list[str]:
+    codes = dict.fromkeys(FRAMEWORK_CODES)
+    for kind in _subclasses(ApplicationError):
+        codes |= dict.fromkeys(kind.codes())
     return sorted(codes)
+
+
+def field_error_codes() -> list[str]:
+    """Every code an entry of a problem's `errors` can carry."""
+    codes: set[str] = set(FRAMEWORK_FIELD_CODES)
+    for kind in _subclasses(ApplicationError):
+        codes |= set(kind.field_codes())
+    for serializer in _subclasses(StrictSerializer):
+        codes |= _field_codes(serializer())
+    for filterset in _subclasses(FilterSet):
+        for found in filterset.base_filters.values():
+            codes |= _form_field_codes(found.field)
+    return sorted(codes)
+
+
+# The codes of a field's messages that only its validators raise, and only when it has them.
+_VALIDATED = frozenset(("max_length", "min_length", "max_value", "min_value"))
+
+
+def _field_codes(field: serializers.Field[Any, Any, Any, Any]) -> set[str]:
+    """The codes DRF can give for ``field`` (and what it holds): its messages that apply to how
+    it is declared, and its validators' codes."""
+    if field.read_only:
+        return set()
+    codes = set(field.error_messages) - _VALIDATED - {"required", "null", "blank", "empty"}
+    codes |= {code for validator in field.validators if (code := getattr(validator, "code", None))}
+    if field.required:
+        codes.add("required")
+    if not field.allow_null:
+        codes.add("null")
+    if "blank" in field.error_messages and not getattr(field, "allow_blank", False):
+        codes.add("blank")
+    if "empty" in field.error_messages and not getattr(field, "allow_empty", True):
+        codes.add("empty")
+    if isinstance(field, serializers.ListSerializer):
+        # DRF checks a list of objects' length itself, not by validators.
+        bounds = {code: getattr(field, code, None) for code in ("max_length", "min_length")}
+        codes |= {code for code, bound in bounds.items() if bound is not None}
+        if field.child is not None:
+            codes |= _field_codes(field.child)
+    elif isinstance(field, serializers.Serializer):
+        for child in field.fields.values():
+            codes |= _field_codes(child)
+    elif isinstance(field, serializers.ListField | serializers.DictField):
+        codes |= _field_codes(field.child)
+    return codes
+
+
+def _form_field_codes(field: Any) -> set[str]:
+    """The codes a list filter's form field can give (django-filter raises them as DRF's)."""
+    codes = set(field.error_messages) - {"required"} | ({"required"} if field.required else set())
+    return codes | {
+        code for validator in field.validators if (code := getattr(validator, "code", None))
+    }
 
 
 def postprocess(
@@ -87,11 +177,30 @@ def postprocess(
             " `invalid_request` lists the fields at fault in `errors`."
         ),
     }
+    schemas["FieldErrorCode"] = {
+        "type": "string",
+        "enum": field_error_codes(),
+        "description": (
+            "Every code an entry of `errors` may carry: a serializer's (`required`, `null`,"
+            " `blank`, `invalid`, `invalid_choice`, `min_value`, `max_value`, `max_length`,"
+            " `unknown_field` for a key the body may not hold, `invalid_type` for a value not of"
+            " its field's JSON type), the engine's for an action or the rules' options"
+            " (`unknown_action`, `invalid_card`, `unknown_option`, `invalid_option`, ...), a"
+            " password's (`password_too_short`, ...), a display name's (`bot_name`,"
+            " `invisible_character`), a webhook URL's (`private_address`, `invalid_url`,"
+            " `unresolvable_host`), a table's (`no_such_player`, `repeated`, ...), or"
+            " `parse_error` for a body that is not JSON."
+        ),
+    }
     result["components"]["schemas"] = dict(sorted(schemas.items()))
     null_as_31(result)
     plain_references(result)
-    for item in result.get("paths", {}).values():
-        for operation in item.values():
+    # DRF's views, as drf-spectacular found them (the streams' plain views are not among them).
+    drf = {(path, method.lower()) for path, _, method, _ in generator.endpoints or ()}
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if (path, method) in drf:
+                negotiated(operation)
             throttled = operation.get("responses", {}).get("429")
             if throttled is not None:
                 throttled.setdefault("headers", {})["Retry-After"] = RETRY_AFTER
@@ -111,6 +220,35 @@ def postprocess(
     }
     result["servers"] = [{"url": "/", "description": "This server: the paths start with /api/."}]
     return result
+
+
+def negotiated(operation: dict[str, Any]) -> None:
+    """The two answers DRF's content negotiation gives any of its operations: a 406 to an
+    `Accept` that JSON does not satisfy, and, where a body is read, a 415 to a body that is not
+    JSON (sent as another media type). Their examples are the bodies truc_api/problems.py
+    writes for them."""
+    answers = operation.get("responses", {})
+    # Even an answer with no body (a 204) is negotiated first.
+    answers.setdefault("406", _problem_answer("Not acceptable", exceptions.NotAcceptable()))
+    if "application/json" in operation.get("requestBody", {}).get("content", {}):
+        refused = exceptions.UnsupportedMediaType("text/plain")
+        answers.setdefault("415", _problem_answer("Not JSON", refused))
+    operation["responses"] = dict(sorted(answers.items()))
+
+
+def _problem_answer(name: str, error: Exception) -> dict[str, Any]:
+    found = problem_of(error)
+    assert found is not None
+    body = found[0]
+    return {
+        "description": HTTPStatus(body["status"]).phrase,
+        "content": {
+            PROBLEM_CONTENT_TYPE: {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "examples": {name.title().replace(" ", ""): {"value": body, "summary": name}},
+            }
+        },
+    }
 
 
 def _objects(node: Any) -> Iterator[dict[str, Any]]:

@@ -16,6 +16,8 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 
+from truc_api.problems import field_error
+
 _DIGITS = re.compile(r"[0-9]{1,18}")
 #: The largest whole number a query parameter takes (offsets, counts): 18 digits, as `_DIGITS`
 #: reads them, within PostgreSQL's bigint. The schema states it as their maximum.
@@ -30,7 +32,7 @@ def query_integer(request: Any, name: str, default: int, low: int, high: int | N
     if not _DIGITS.fullmatch(given) or int(given) < low or (high is not None and int(given) > high):
         upper = f" to {high}" if high is not None else " or more"
         raise serializers.ValidationError(
-            {name: [serializers.ErrorDetail(f"A whole number from {low}{upper}.", code="invalid")]}
+            {name: [field_error(f"A whole number from {low}{upper}.", "invalid")]}
         )
     return int(given)
 
@@ -39,7 +41,7 @@ def refuse_unknown_parameters(request: Any, known: Iterable[str]) -> None:
     """A 400 naming each query parameter not in ``known``."""
     unknown = sorted(set(request.query_params) - set(known))
     if unknown:
-        expected = serializers.ErrorDetail("This parameter is not expected.", code="unknown_field")
+        expected = field_error("This parameter is not expected.", "unknown_field")
         raise serializers.ValidationError({name: [expected] for name in unknown})
 
 

@@ -8,7 +8,7 @@ subclasses; DRF's exceptions and Django's error views (handler400/403/404/500) l
 import math
 from collections.abc import Iterator, Mapping
 from http import HTTPStatus
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
@@ -20,6 +20,28 @@ from rest_framework.views import set_rollback
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 #: The one title of `invalid_request`, however it is raised.
 INVALID_TITLE = "The request is not valid."
+
+
+#: The field codes truc_api itself writes in `errors`: a key no field declares, a value not of its
+#: field's JSON type (truc_api/serializers.py), a body that is not JSON, a request Django could
+#: not read, a plain invalid value (a header, a page parameter), an empty filter
+#: (truc_api/filtering.py). Typed, so that a code written anywhere else fails mypy until listed;
+#: the schema's `FieldErrorCode` enum is made from this, the serializers' fields and each
+#: error's ``field_codes()`` (truc_api/openapi.py).
+FieldCode = Literal[
+    "unknown_field", "invalid_type", "parse_error", "bad_request", "invalid", "blank"
+]
+FRAMEWORK_FIELD_CODES: tuple[FieldCode, ...] = get_args(FieldCode)
+
+
+def field_error(message: str, code: FieldCode) -> exceptions.ErrorDetail:
+    """A field's error detail with one of truc_api's own codes."""
+    return exceptions.ErrorDetail(message, code=code)
+
+
+def one_field(field: str, code: str, message: str) -> dict[str, Any]:
+    """The `errors` member of a problem that names one field at fault."""
+    return {"errors": [{"field": field, "code": code, "message": message}]}
 
 
 class ApplicationError(Exception):
@@ -45,6 +67,11 @@ class ApplicationError(Exception):
     def codes(cls) -> tuple[str, ...]:
         """Every `code` an error of this class answers with (one, unless a subclass says)."""
         return (cls.code,)
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        """Every field code this error may list in `errors` (none, unless a subclass says)."""
+        return ()
 
 
 # DRF's exceptions, most specific first, with the code each one answers with.
@@ -154,7 +181,8 @@ def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
         # Not JSON at all: the body as a whole is at fault, in the same shape as a field.
         body = problem_body(status, code, str(exc.detail), title=INVALID_TITLE)
         field = api_settings.NON_FIELD_ERRORS_KEY
-        body["errors"] = [{"field": field, "code": "parse_error", "message": str(exc.detail)}]
+        parse_error: FieldCode = "parse_error"
+        body["errors"] = [{"field": field, "code": parse_error, "message": str(exc.detail)}]
         return body
     return problem_body(status, code, str(exc.detail))
 
@@ -190,7 +218,8 @@ def bad_request(request: HttpRequest, exception: Exception) -> JsonResponse:
     body = problem_body(HTTPStatus.BAD_REQUEST, "invalid_request", title=INVALID_TITLE)
     message = "The request could not be read."
     field = api_settings.NON_FIELD_ERRORS_KEY
-    body["errors"] = [{"field": field, "code": "bad_request", "message": message}]
+    code: FieldCode = "bad_request"
+    body["errors"] = [{"field": field, "code": code, "message": message}]
     return JsonResponse(body, status=HTTPStatus.BAD_REQUEST, content_type=PROBLEM_CONTENT_TYPE)
 
 

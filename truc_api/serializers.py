@@ -20,9 +20,14 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers
-from rest_framework.exceptions import ErrorDetail
 
-from truc_api.problems import PROBLEM_CONTENT_TYPE, ApplicationError, problem_body, problem_of
+from truc_api.problems import (
+    PROBLEM_CONTENT_TYPE,
+    ApplicationError,
+    field_error,
+    problem_body,
+    problem_of,
+)
 
 
 class StrictSerializer(serializers.Serializer[Any]):
@@ -36,12 +41,11 @@ class StrictSerializer(serializers.Serializer[Any]):
     def to_internal_value(self, data: Any) -> Any:
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
         errors: dict[str, Any] = {
-            key: [ErrorDetail("This field is not expected.", code="unknown_field")]
-            for key in unknown
+            key: [field_error("This field is not expected.", "unknown_field")] for key in unknown
         }
         if isinstance(data, Mapping):
             errors |= {
-                name: [ErrorDetail(f"Expected {wanted}.", code="invalid_type")]
+                name: [field_error(f"Expected {wanted}.", "invalid_type")]
                 for name, field in self.fields.items()
                 if name in data
                 and data[name] is not None
@@ -107,20 +111,17 @@ def validated_query(
     )
 
 
+@extend_schema_field({"$ref": "#/components/schemas/FieldErrorCode"})
+class _FieldErrorCodeField(serializers.CharField):
+    """Documented by the enum truc_api/openapi.py writes from every place a field code is made."""
+
+
 class ProblemFieldErrorSerializer(serializers.Serializer[Any]):
     field = serializers.CharField(
         help_text="The field at fault, dotted when nested (`options.target`, `bots.0.seat`); a"
         " header by its name (`Idempotency-Key`); `non_field_errors` for the body as a whole."
     )
-    code = serializers.CharField(
-        help_text="A stable code for what is wrong with it: a serializer's (`required`,"
-        " `invalid_type`, `invalid_choice`, `min_value`, `max_value`, `max_length`,"
-        " `unknown_field`, ...), the engine's (`unknown_action`, `invalid_card`,"
-        " `invalid_option`, `unknown_option`, `buenas_above_target`, `no_such_seat`), a"
-        " password's (`password_too_short`, ...), a display name's (`bot_name`,"
-        " `invisible_character`), a webhook URL's (`private_address`,"
-        " `invalid_url`, `unresolvable_host`), or `parse_error` for a body that is not JSON."
-    )
+    code = _FieldErrorCodeField(help_text="Stable: what is wrong with the field.")
     message = serializers.CharField()
 
 
@@ -221,6 +222,23 @@ def invalid_request_example(name: str, field: str, code: str, message: str) -> O
 UNKNOWN_FIELD = invalid_request_example(
     "Unknown field", "colour", "unknown_field", "This field is not expected."
 )
+
+#: A uuid in a path, as every id that is one is written.
+UUID_PATTERN = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+def location(path: str, what: str, status: int = 201) -> OpenApiParameter:
+    """The `Location` of a 201: a path on this server that reads ``what`` back with a GET.
+    ``path`` is its pattern's body (a regular expression, anchored here)."""
+    return OpenApiParameter(
+        "Location",
+        {"type": "string", "format": "uri-reference", "pattern": f"^{path}$"},
+        OpenApiParameter.HEADER,
+        response=[status],
+        required=True,
+        description=f"Where to read {what} back (GET, with the same token).",
+    )
+
 
 # Every view is throttled (DEFAULT_THROTTLE_CLASSES): a 429 says how long to wait.
 RETRY_AFTER = OpenApiParameter(

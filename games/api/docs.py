@@ -75,17 +75,6 @@ REPLAYED = OpenApiParameter(
 )
 
 
-def location(status: int = 201) -> OpenApiParameter:
-    return OpenApiParameter(
-        "Location",
-        str,
-        OpenApiParameter.HEADER,
-        response=[status],
-        required=True,
-        description="The URL of what was created.",
-    )
-
-
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     # As views._idempotency_key checks it: 1 to 255 characters, not only whitespace.

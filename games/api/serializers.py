@@ -14,6 +14,7 @@ from games.engine import PRESETS
 from games.models import Game
 from players.models import RatingFamily, RatingSize
 from truc_api.pagination import MAX_QUERY_INTEGER
+from truc_api.problems import field_error
 from truc_api.serializers import StrictSerializer
 
 
@@ -49,7 +50,7 @@ class RuleOptionsField(serializers.JSONField):
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
-            raise serializers.ValidationError("Expected an object.", code="invalid_type")
+            raise serializers.ValidationError([field_error("Expected an object.", "invalid_type")])
         return data
 
 

@@ -39,7 +39,7 @@ from games.models import Game, Seat
 from players.api.requests import player_of
 from truc_api import authentication
 from truc_api.pagination import Page
-from truc_api.serializers import validated, validated_query
+from truc_api.serializers import UUID_PATTERN, location, validated, validated_query
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -75,7 +75,7 @@ class GameCreateView(APIView):
         operation_id="games_create",
         summary="Create a game (you take seat 0)",
         tags=["games"],
-        parameters=[docs.location()],
+        parameters=[location(f"/api/games/{UUID_PATTERN}", "the game")],
         request=GameCreateSerializer,
         responses={201: GameSerializer, **docs.problems("games_create")},
         examples=docs.CREATE_EXAMPLES,
@@ -198,12 +198,16 @@ class GameView(APIView):
     (middleware headers, throttles) with the token's one query, which also reads the game's ETag
     parts for the token's player (``find_token``)."""
 
+    #: What the poll's statement read with the token (``find_token``); None for a plain read.
+    polled: store.Poll | None = None
+
     def find_token(self, digest: str, key: str) -> AuthToken | None:
         """The authentication's token lookup (``truc_api.authentication``); a poll's reads the
         game's ETag parts with it, in the store's statement (``store.poll_token``)."""
         if not self.request.headers.get("If-None-Match"):
             return authentication.find_token(digest, key)
-        return store.poll_token(digest, key, self.kwargs["game_id"])
+        self.polled = store.poll_token(digest, key, self.kwargs["game_id"])
+        return None if self.polled is None else self.polled.token
 
     @extend_schema(
         operation_id="games_read",
@@ -217,7 +221,9 @@ class GameView(APIView):
         ),
     )
     def get(self, request: Request, game_id: str) -> Response:
-        tag = selectors.polled_etag(request.auth, game_id)
+        tag = (
+            None if self.polled is None else selectors.polled_etag(self.polled.etag_parts, game_id)
+        )
         if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
             headers = {"ETag": tag, **_CACHING}
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
@@ -286,7 +292,16 @@ class ActionView(APIView):
         operation_id="games_act",
         summary="Act: play a card, call, answer, fold or pass",
         tags=["games"],
-        parameters=[GAME_ID, docs.IDEMPOTENCY_KEY, docs.ETAG_OF_ACTION, docs.REPLAYED],
+        parameters=[
+            GAME_ID,
+            docs.IDEMPOTENCY_KEY,
+            docs.ETAG_OF_ACTION,
+            docs.REPLAYED,
+            location(
+                f"/api/games/{UUID_PATTERN}/events\\?after=[0-9]+&limit=[1-9][0-9]*",
+                "the events this action recorded (the feed from the first, as many as it made)",
+            ),
+        ],
         request={"application/json": contract.ref("ActionRequest")},
         responses={201: ActionResultSerializer, **docs.problems("games_act")},
         examples=docs.ACTION_EXAMPLES,
@@ -307,7 +322,17 @@ class ActionView(APIView):
 
         result = services.act(player_of(request), game_id, body, key, answer=answer)
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {"ETag": tags[0]}
-        return Response(result.body, status=result.status, headers=headers)
+        return Response(result.body, status=result.status, headers=headers | _recorded(result.body))
+
+
+def _recorded(body: dict[str, Any]) -> dict[str, str]:
+    """A 201's `Location`: the feed's page that holds exactly the events the action recorded
+    (a replay's too: the same answer as the first)."""
+    events = body.get("events") or []
+    if not events:
+        return {}
+    after, game_id = events[0]["seq"] - 1, body["game"]["id"]
+    return {"Location": f"/api/games/{game_id}/events?after={after}&limit={len(events)}"}
 
 
 def action_answer(acted: services.Acted) -> services.Answer:

@@ -12,23 +12,28 @@ in Poker", UAI 2005, for weighing each hand by the likelihood of the actions see
   (RULES.md §5.2: the winner's value is public; a loser's is below the winner's), and the flor he
   sang or did not sing (§5.3.1: singing is compulsory with a player's first action);
 - each drawn deal is weighed by the likelihood that the caller makes the call with it. The
-  share ``f`` of the match's hands in which his side called on that ladder (``call_share``,
-  from a prior of a third over a few hands) is what is fit to this opponent, and to no one
-  else. A **truco** caller is read as a value caller who also bluffs: he calls with the top
-  ``f'`` of the hands he could hold, and with any other in a share ``BLUFF`` of them, ``f' =
-  (f - BLUFF) / (1 - BLUFF)`` so that he calls in ``f`` of his hands (the method of moments);
-  a hand's place is that of his own chance to win it (``basic.hand_chance`` from his seat, as
-  he can read it from his cards and the table) among the drawn deals' (``truco_weights``). An
-  **envido** caller calls with probability ``q ** k``, ``q`` his value's share of the deck's
+  share of the match's hands in which his side called on that ladder (``call_share``, from a
+  prior of a third over a few hands) is what is fit to this opponent, and to no one else; at a
+  team table a side calls when any of its members does, so the caller's own share ``f`` is
+  the one that gives the side's (``caller_share``). A **truco** caller is read as a value caller
+  who also bluffs: he calls with the top ``f'`` of the hands he could hold, and with any other in
+  a share ``BLUFF`` of them, ``f' = (f - BLUFF) / (1 - BLUFF)`` so that he calls in ``f`` of his
+  hands (the method of moments); a hand's place is that of his own chance to win it
+  (``basic.hand_chance`` from his seat, as he can read it from his cards and the table) among
+  the drawn deals' (``truco_weights``). An **envido** caller calls with probability ``q ** k``,
+  ``q`` his value's share of the deck's
   hands: ``q`` is spread evenly, so ``k = 1 / f - 1`` (the method of moments again). A player
   who calls in most hands is read as calling with almost anything, one who seldom calls as
   calling with his best. The truco shape is the common one of a value caller who bluffs (our
   ``basic`` and styles are of that shape too), but no bot's thresholds are in it: only the share
   is fit, to each opponent from his own calls;
-- each hand is played out to the end with the card rule both sides are assumed to use
-  (``basic.choose_card``'s: the lowest card that wins, else a parda, else the lowest; lead the
-  highest when that baza wins the hand, else in baza 1 the middle card), and the bazas decided
-  by the engine's ``hand_winner`` (§4.3).
+- each hand is played out to the end with one card rule for every seat (``pick``), written for
+  the playouts from RULES.md §4 and assuming nothing of any player but that he spends no more
+  than a baza needs: following, nothing when his side holds the top already, else the lowest
+  card that takes it, else one that ties it when a parda does not lose the hand, else the
+  lowest; leading, the highest when the baza decides the hand, else in baza 1 the middle card;
+  the bazas are decided by the engine's ``hand_winner`` (§4.3). ``strong`` chooses its own
+  cards over the same deals (``card_play``).
 
 At a team table every other seat's unplayed cards are drawn (the partner's too: partners may not
 show each other their cards, RULES.md §8), the likelihood is the caller's, and the playout goes
@@ -41,7 +46,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -98,7 +103,15 @@ def call_share(history: Sequence[Mapping[str, Any]], caller_side: int, ladder: s
             hands += 1
             called += calls_now
             calls_now = False
-    share = (called + PRIOR_SHARE * PRIOR_HANDS) / (hands + PRIOR_HANDS)
+    return (called + PRIOR_SHARE * PRIOR_HANDS) / (hands + PRIOR_HANDS)
+
+
+def caller_share(side_share: float, players: int) -> float:
+    """The share of his hands in which one player of a side calls, when the side calls in
+    ``side_share`` of them: at a team table a side calls when any of its ``players / 2``
+    members does, so one member calls in ``1 - (1 - side_share) ** (2 / players)`` (each alike);
+    bounded (``SHARE_BOUNDS``)."""
+    share = 1.0 - float((1.0 - side_share) ** (2 / players))
     low, high = SHARE_BOUNDS
     return min(high, max(low, share))
 
@@ -112,7 +125,38 @@ def call_chance(
     hand = view["hand"]
     caller = hand["pending_call"]["caller"]
     ladder = hand["pending_call"]["ladder"]
-    seat, side, players = view["seat"], view["side"], view["rules"]["players"]
+    side = view["side"]
+    fits = announced(view, caller)
+    share = caller_share(call_share(history, caller % 2, ladder), view["rules"]["players"])
+    strengths: list[float] = []  # per deal kept, the caller's reading of it
+    wins: list[float] = []
+    for held, dealt in deals(view, rng, fits):
+        if ladder == "truco":
+            strengths.append(caller_chance(view, caller, held[caller]))
+            wins.append(playout(view, held))
+        else:
+            strengths.append(envido_share(view["rules"]["deck"])[envido_of(dealt[caller])])
+            wins.append(float(envido_winner(dealt, hand["mano"], range(len(dealt)))[0] == side))
+    if not wins:
+        return None
+    if ladder == "truco":
+        weights = truco_weights(strengths, share)
+    else:
+        weights = [strength ** (1.0 / share - 1.0) for strength in strengths]
+    return sum(w * win for w, win in zip(weights, wins, strict=True)) / sum(weights)
+
+
+def deals(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    fits: Callable[[Sequence[Sequence[str]]], bool],
+    samples: int = SAMPLES,
+) -> Iterator[tuple[dict[int, list[str]], list[list[str]]]]:
+    """Up to ``samples`` deals of the cards this seat has not seen that ``fits`` (``announced``)
+    keeps, in ``DRAWS`` tries: per deal, every seat's unplayed cards (this seat's own) and every
+    seat's dealt cards."""
+    hand = view["hand"]
+    seat, players = view["seat"], view["rules"]["players"]
     others = [other for other in range(players) if other != seat]
     shown: dict[int, list[str]] = {other: [] for other in range(players)}
     for play in basic.played(hand):
@@ -120,10 +164,7 @@ def call_chance(
     seen = set(hand["my_cards"]) | {card for cards in shown.values() for card in cards}
     unseen = [card for card in DECKS[view["rules"]["deck"]] if card not in seen]
     counts = [hand["cards_left"][other] for other in others]
-    fits = announced(view, caller)
-    share = call_share(history, caller % 2, ladder)
-    strengths: list[float] = []  # per deal kept, the caller's reading of it
-    wins: list[float] = []
+    kept = 0
     for _ in range(DRAWS):
         drawn = iter(rng.sample(unseen, sum(counts)))
         held = {
@@ -132,23 +173,11 @@ def call_chance(
         }
         held[seat] = list(hand["my_cards"])
         dealt = [shown[other] + held[other] for other in range(players)]
-        if not fits(dealt):
-            continue
-        if ladder == "truco":
-            strengths.append(caller_chance(view, caller, held[caller]))
-            wins.append(playout(view, held))
-        else:
-            strengths.append(envido_share(view["rules"]["deck"])[envido_of(dealt[caller])])
-            wins.append(float(envido_winner(dealt, hand["mano"], range(players))[0] == side))
-        if len(wins) == SAMPLES:
-            break
-    if not wins:
-        return None
-    if ladder == "truco":
-        weights = truco_weights(strengths, share)
-    else:
-        weights = [strength ** (1.0 / share - 1.0) for strength in strengths]
-    return sum(w * win for w, win in zip(weights, wins, strict=True)) / sum(weights)
+        if fits(dealt):
+            yield held, dealt
+            kept += 1
+            if kept == samples:
+                return
 
 
 def truco_weights(strengths: Sequence[float], share: float) -> list[float]:
@@ -163,7 +192,7 @@ def truco_weights(strengths: Sequence[float], share: float) -> list[float]:
     return weights
 
 
-def announced(view: Mapping[str, Any], caller: int) -> Any:
+def announced(view: Mapping[str, Any], caller: int | None) -> Any:
     """A test of a deal (every seat's dealt cards) against what the table announced of it: the
     envido's winning value (the winning side's best, the other side's at most that, §5.2), and
     the flores (§5.3.1: singing is compulsory with a player's first action, so the caller, who
@@ -172,7 +201,9 @@ def announced(view: Mapping[str, Any], caller: int) -> Any:
     envido = hand["envido"]
     winner, value = envido["winner"], envido["value"]
     sung = set(hand["flor"]["sung"])
-    acted = {caller} | {play["seat"] for play in basic.played(hand)}
+    acted: set[int] = {play["seat"] for play in basic.played(hand)}
+    if caller is not None:
+        acted.add(caller)
     flor_checked = sorted(acted) if view["rules"]["flor"] else []
 
     def fits(dealt: Sequence[Sequence[str]]) -> bool:
@@ -208,9 +239,12 @@ def envido_share(deck: str) -> dict[int, float]:
     return share
 
 
-def playout(view: Mapping[str, Any], held: Mapping[int, list[str]]) -> float:
-    """1.0 if this seat's side wins the hand when every seat plays ``basic``'s card rule from the
-    unplayed cards ``held`` (by seat), else 0.0."""
+def playout(
+    view: Mapping[str, Any], held: Mapping[int, list[str]], first: int | None = None
+) -> float:
+    """1.0 if this seat's side wins the hand when every seat plays ``pick``'s card rule from the
+    unplayed cards ``held`` (by seat), else 0.0; ``first``, when given, is the rank this seat,
+    whose turn it is, plays now."""
     hand = view["hand"]
     players = view["rules"]["players"]
     mano_side = hand["mano"] % 2
@@ -218,11 +252,16 @@ def playout(view: Mapping[str, Any], held: Mapping[int, list[str]]) -> float:
     cards = {seat: sorted(TRUCO_RANK[card] for card in held[seat]) for seat in range(players)}
     results: list[int | str] = list(hand["baza_results"])
     table = [(p["seat"], TRUCO_RANK[p["card"]]) for p in hand["baza"]]
+    if first is not None:
+        cards[view["seat"]].remove(first)
+        table.append((view["seat"], first))
     leader = leader_of(hand, players)
     while (winner := hand_winner(results, mano_side, first_parda)) is None:
         for step in range(len(table), players):
             seat = (leader + step) % players
-            table.append((seat, pick(cards[seat], table, results, seat % 2)))
+            table.append(
+                (seat, pick(cards[seat], table, results, seat % 2, view["rules"], mano_side))
+            )
         result, leader = outcome(table)
         results.append(result)
         table = []
@@ -251,21 +290,45 @@ def leader_of(hand: Mapping[str, Any], players: int) -> int:
 
 
 def pick(
-    own: list[int], table: Sequence[tuple[int, int]], results: Sequence[int | str], side: int
+    own: list[int],
+    table: Sequence[tuple[int, int]],
+    results: Sequence[int | str],
+    side: int,
+    rules: Mapping[str, Any],
+    mano_side: int,
 ) -> int:
-    """``basic.choose_card``'s rule over ranks (``own`` sorted, low first): the rank played,
-    removed from ``own``."""
+    """The playouts' card rule, the same for every seat (module docstring), over ranks (``own``
+    sorted, low first): the rank played, removed from ``own``.
+
+    It spends no more than the baza needs (RULES.md §4.1, the top rank wins it): following, no
+    card when the side already holds the top, else the lowest that takes the top, else one that
+    ties it when a parda does not lose the hand (§4.3), else the lowest; leading, the highest
+    when the baza decides the hand for whoever wins it (a baza won or a parda before), else the
+    middle one of three (the highest is kept for the bazas that decide, the lowest would give
+    this one away), else the lowest."""
     if table:
         ours = max((rank for seat, rank in table if seat % 2 == side), default=0)
         theirs = max((rank for seat, rank in table if seat % 2 != side), default=0)
-        if ours > theirs:
-            index = 0
-        else:
+        index = 0
+        if ours <= theirs:
             beating = [i for i, rank in enumerate(own) if rank > theirs]
             tying = [i for i, rank in enumerate(own) if rank == theirs]
-            index = (beating or tying or [0])[0]
-    elif side in results or PARDA in results:
+            parda = hand_winner([*results, PARDA], mano_side, rules["first_parda"])
+            if beating:
+                index = beating[0]
+            elif tying and ours < theirs and parda != 1 - side:
+                index = tying[0]
+    elif results:
         index = len(own) - 1
     else:
-        index = len(own) // 2
+        index = len(own) // 2 if len(own) == 3 else 0
     return own.pop(index)
+
+
+def rule_card(view: Mapping[str, Any]) -> str:
+    """The card ``pick``'s rule plays in this view (the lowest-named card of its rank)."""
+    hand = view["hand"]
+    own = sorted(TRUCO_RANK[card] for card in hand["my_cards"])
+    table = [(p["seat"], TRUCO_RANK[p["card"]]) for p in hand["baza"]]
+    rank = pick(own, table, hand["baza_results"], view["side"], view["rules"], hand["mano"] % 2)
+    return str(min(card for card in hand["my_cards"] if TRUCO_RANK[card] == rank))

@@ -34,18 +34,21 @@ and the abstract actions on offer (the truco ladder's next step is one action, `
 writes ``strong_policy.json`` (per key, the average strategy in thousandths). The bot **samples**
 its action from that mixed strategy.
 
-**What is not learned.** The card to play is ``basic.choose_card`` (the lowest card that wins the
-baza, else a parda, else the lowest; lead with the highest when that baza wins the hand). Over
-the strategy sit a few sound rules. Actions it plays less than ``THRESHOLD`` of the time are
+**What is not learned.** The card to play is searched, not learned (``card_play``): the card whose
+playouts over deals of the unseen cards drawn to fit what the table announced win the hand most
+often (perfect-information Monte Carlo, as in Ginsberg's GIB), every later card of every seat by one
+generic rule written for the playouts (``reading.pick``). The training played the cards by
+``basic.choose_card``'s rule, an environment the strategy learned in, not a model of anyone at play.
+Over the strategy sit a few sound rules. Actions it plays less than ``THRESHOLD`` of the time are
 dropped (thresholding, Ganzfried and Sandholm, AAMAS 2012: in an abstracted, not quite converged
 strategy they are mostly noise). A falta worth more than 4 points and a joc fora are called only
-with the top hands and accepted only with hands that beat such a range (``big_bet_rule``: a bet
-of up to a cama against a refusal worth 1 to 7 pays as a bluff only if refused nearly always).
-The mazo is never chosen unless it is the only action: folding scores the other side the truco
-value, as losing the hand would, and gives up the chance to win it. No quiero is never chosen
-when the refusal alone would give the other side the cama (``refusal_loses``). A key that the
-training did not visit often enough (it is not in the file), and any decision the abstraction
-does not know (a flor, a pica-pica duel), falls back to ``basic.choose``.
+with the top hands and accepted only with hands that beat such a range (``big_bet_rule``: a bet of
+up to a cama against a refusal worth 1 to 7 pays as a bluff only if refused nearly always). The mazo
+is never chosen unless it is the only action: folding scores the other side the truco value, as
+losing the hand would, and gives up the chance to win it. No quiero is never chosen when the refusal
+alone would give the other side the cama (``refusal_loses``). A key that the training did not visit
+often enough (it is not in the file), and any decision the abstraction does not know (a flor, a
+pica-pica duel), falls back to ``basic.choose``, its cards still by ``card_play``.
 
 **What is read at play.** The abstraction sees a truco or envido call only as "a call is
 pending", and self-play taught it to answer the calls of a player who calls as often as it does
@@ -75,7 +78,7 @@ from typing import Any
 from games.engine import Action
 from games.engine.scoring import ENVIDO_CALL_POINTS, envido_refused_points
 
-from . import basic, reading
+from . import basic, card_play, reading
 
 #: The shipped strategy (``train_strong.py`` writes it).
 POLICY_PATH = Path(__file__).with_name("strong_policy.json")
@@ -111,8 +114,8 @@ def choose(
     rng: random.Random,
     policy: Mapping[str, Sequence[int]] | None = None,
 ) -> Action:
-    """An action sampled from the strategy for this view; of ``history`` only the calls are read
-    (``reading.call_power``)."""
+    """An action sampled from the strategy for this view, a card by ``card_play``; of ``history``
+    only the calls are read (``reading.call_share``)."""
     legal = view["legal_actions"]
     if not legal:
         raise ValueError("the seat has no legal action in this view")
@@ -123,18 +126,27 @@ def choose(
     while True:
         found = infoset(view, envido_decided)
         if found is None:
-            return basic.choose(view)
+            return own_cards(view, basic.choose(view), rng)
         key, actions = found
         if len(actions) == 1:
             name = actions[0]
         else:
             weights = strategies.get(key)
             if weights is None:
-                return basic.choose(view)
+                return own_cards(view, basic.choose(view), rng)
             name = rng.choices(actions, weights=played(view, history, actions, weights, rng))[0]
+        if name == "play":
+            return Action("play", card=card_play.choose_card(view, rng))
         if name != NO_ENVIDO:
             return concrete(view, name)
         envido_decided = True  # no envido now: the truco or card decision comes next
+
+
+def own_cards(view: Mapping[str, Any], action: Action, rng: random.Random) -> Action:
+    """``action``, but a card by ``strong``'s own card play (``card_play``)."""
+    if action.type != "play":
+        return action
+    return Action("play", card=card_play.choose_card(view, rng))
 
 
 def played(

@@ -12,8 +12,9 @@ chance sample. A decision's value is the traverser's side's chance of winning th
 hand is over (``utility``): a point counts for more near the target, and a falta is weighed by
 what it does to the cama. Regrets are floored at zero (regret matching+); the average strategy,
 accumulated at the sampled seats' decisions, weighs iteration ``t`` by ``t`` (linear averaging).
-Cards are played by ``basic.choose_card`` and the decisions outside the abstraction by
-``basic.choose``, as ``strong`` plays them.
+Cards are played by ``basic.choose_card``'s rule and the decisions outside the abstraction by
+``basic.choose``: the self-play's environment (the shipped file was trained so). At play
+``strong`` chooses its cards by its own search instead (``card_play``).
 
 The run is deterministic given ``--seed`` and ``--iterations`` (one ``random.Random``, dictionaries
 in insertion order, the file written with sorted keys): the same arguments write the same bytes.

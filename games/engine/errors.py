@@ -2,6 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
+#: The codes of a request's field the engine cannot read (an action, the rules' options), which the
+#: API lists in a 400's or 422's `errors`. Typed, so that a new one fails mypy until listed here:
+#: the OpenAPI document's enum of field codes is made from this tuple.
+FieldCode = Literal[
+    "invalid_action",
+    "invalid_rules",
+    "required",
+    "unknown_action",
+    "unknown_field",
+    "invalid_card",
+    "unknown_preset",
+    "invalid_option",
+    "unknown_option",
+    "buenas_above_target",
+    "flor_with_valencian22",
+    "pica_pica_without_six",
+    "no_such_seat",
+    "bad_seat",
+]
+FIELD_CODES: tuple[FieldCode, ...] = get_args(FieldCode)
+
 
 class EngineError(Exception):
     """Base of every error the referee raises."""
@@ -20,7 +43,9 @@ class InvalidRules(EngineError):
 
     code = "invalid_rules"
 
-    def __init__(self, message: str, code: str | None = None, option: str | None = None) -> None:
+    def __init__(
+        self, message: str, code: FieldCode | None = None, option: str | None = None
+    ) -> None:
         super().__init__(message, code)
         self.option = option
 
@@ -31,7 +56,9 @@ class InvalidAction(EngineError):
 
     code = "invalid_action"
 
-    def __init__(self, message: str, code: str | None = None, field: str | None = None) -> None:
+    def __init__(
+        self, message: str, code: FieldCode | None = None, field: str | None = None
+    ) -> None:
         super().__init__(message, code)
         self.field = field
 

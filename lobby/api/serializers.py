@@ -140,6 +140,13 @@ class ChatQuerySerializer(StrictSerializer):
 # --- output --------------------------------------------------------------------------------------
 
 
+#: Seeks and challenges say when they stopped waiting in the same words as games and hands.
+ENDED_AT = (
+    "When it stopped waiting (its `status` left `open`, `waiting_partner` or `pending`):"
+    " matched or accepted, declined, cancelled or expired. None while it waits."
+)
+
+
 class SeekSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(Seek.Status.choices)
@@ -156,6 +163,7 @@ class SeekSerializer(serializers.Serializer[Any]):
     bot_after = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True, help_text=ENDED_AT)
     game_id = serializers.UUIDField(allow_null=True, help_text="Once matched: the game to play.")
 
 
@@ -183,6 +191,7 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     decline_reason = serializers.ChoiceField(Challenge.DeclineReason.choices, allow_blank=True)
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True, help_text=ENDED_AT)
     game_id = serializers.UUIDField(allow_null=True)
 
     def get_link_token(self, challenge: Challenge) -> str | None:

@@ -42,5 +42,10 @@ urlpatterns = [
         name="games-rematch-decline",
     ),
     path("games/<str:game_id>/chat", views.ChatView.as_view(), name="games-chat"),
+    path(
+        "games/<str:game_id>/chat/<int:line_id>",
+        views.ChatLineView.as_view(),
+        name="games-chat-line",
+    ),
     path("players/me/export", views.ExportView.as_view(), name="players-me-export"),
 ]

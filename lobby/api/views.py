@@ -12,7 +12,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import errors as game_errors
-from games.api.docs import location
 from lobby import challenges, chat, export, rematch, seeks
 from lobby import errors as lobby_errors
 from lobby.api.serializers import (
@@ -30,15 +29,16 @@ from lobby.api.serializers import (
 from lobby.lookups import by_id
 from lobby.models import Challenge, Seek
 from players.api.requests import player_of
-from players.services import InvalidField
 from truc_api.serializers import (
     NOT_AUTHENTICATED,
     RETRY_AFTER,
     THROTTLED,
     UNKNOWN_FIELD,
+    UUID_PATTERN,
     answer,
     error_example,
     invalid_request_example,
+    location,
     problem_responses,
     validated,
 )
@@ -88,6 +88,7 @@ _SEEK_EXAMPLE = {
     "bot_after": None,
     "created_at": _AT,
     "expires_at": _LATER,
+    "ended_at": _AT,
     "game_id": _GAME,
 }
 _CHALLENGE_EXAMPLE = {
@@ -108,6 +109,7 @@ _CHALLENGE_EXAMPLE = {
     "decline_reason": "",
     "created_at": _AT,
     "expires_at": "2026-05-02T20:30:00Z",
+    "ended_at": None,
     "game_id": None,
 }
 _REMATCH_EXAMPLE = {
@@ -178,7 +180,7 @@ class SeeksView(APIView):
                 UNKNOWN_FIELD,
                 answer(
                     "Bots for a rated seek",
-                    InvalidField(
+                    lobby_errors.TableRefused(
                         "bot_after",
                         "rated_seek",
                         "Bots fill only unrated seeks: a game with a bot is not rated.",
@@ -188,7 +190,7 @@ class SeeksView(APIView):
                 error_example("Partner blocked", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER, location()],
+        parameters=[RETRY_AFTER, location(f"/api/seeks/{UUID_PATTERN}", "the seek")],
         examples=[
             _request(
                 "Rated valenciano, one minute a turn",
@@ -298,13 +300,14 @@ class ChallengesView(APIView):
                 _BAD_OPTION,
                 UNKNOWN_FIELD,
                 answer(
-                    "No such player", InvalidField("opponents", "no_such_player", "No such player.")
+                    "No such player",
+                    lobby_errors.TableRefused("opponents", "no_such_player", "No such player."),
                 ),
                 error_example("Refused", lobby_errors.ChallengeRefused),
                 error_example("You block him", lobby_errors.PlayerBlocked),
             ),
         },
-        parameters=[RETRY_AFTER, location()],
+        parameters=[RETRY_AFTER, location(f"/api/challenges/{UUID_PATTERN}", "the challenge")],
         examples=[
             _request(
                 "One against one",
@@ -540,7 +543,11 @@ class ChatView(APIView):
                 ),
             ),
         },
-        parameters=[_GAME_ID, RETRY_AFTER],
+        parameters=[
+            _GAME_ID,
+            RETRY_AFTER,
+            location(f"/api/games/{UUID_PATTERN}/chat/[1-9][0-9]*", "the line"),
+        ],
         examples=[
             _request("To the table", {"room": "players", "text": "Bona sort!"}),
             _response("Said", _LINE, 201),
@@ -549,7 +556,42 @@ class ChatView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         data = validated(ChatLineCreateSerializer, request.data)
         line = chat.say(player_of(request), game_id, data["room"], data["text"])
-        return Response(ChatLineSerializer(line).data, status=status.HTTP_201_CREATED)
+        where = {"Location": f"/api/games/{line.game_id}/chat/{line.pk}"}
+        return Response(
+            ChatLineSerializer(line).data, status=status.HTTP_201_CREATED, headers=where
+        )
+
+
+class ChatLineView(APIView):
+    @extend_schema(
+        operation_id="games_chat_line",
+        tags=["lobby"],
+        summary="One chat line at a game",
+        description=(
+            "A line you may read, as the room's list gives it: a line of a room closed to you,"
+            " hidden by staff or said by a player you block is not found."
+        ),
+        responses={
+            200: ChatLineSerializer,
+            **_errors(
+                _GAME_NOT_FOUND,
+                error_example("No such line", lobby_errors.LineNotFound),
+            ),
+        },
+        parameters=[
+            _GAME_ID,
+            OpenApiParameter(
+                "line_id",
+                {"type": "integer", "minimum": 1},
+                OpenApiParameter.PATH,
+                description="The line's id (`id` in its 201, and in the room's list).",
+            ),
+            RETRY_AFTER,
+        ],
+        examples=[_response("Line", _LINE)],
+    )
+    def get(self, request: Request, game_id: str, line_id: int) -> Response:
+        return Response(ChatLineSerializer(chat.line(player_of(request), game_id, line_id)).data)
 
 
 # --- the data export -----------------------------------------------------------------------------

@@ -15,7 +15,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import docs as game_docs
 from notifications import selectors, services
 from notifications.api import docs
 from notifications.api.filters import DeliveryFilter
@@ -29,7 +28,7 @@ from notifications.api.serializers import (
 from notifications.models import Delivery, Subscription
 from players.api.requests import player_of
 from truc_api.pagination import Page
-from truc_api.serializers import validated
+from truc_api.serializers import UUID_PATTERN, location, validated
 
 _WAIT_RETRY_AFTER = OpenApiParameter(
     "Retry-After",
@@ -68,7 +67,7 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]  # g
         operation_id="webhooks_subscriptions_create",
         summary="Subscribe a URL to notifications",
         tags=["webhooks"],
-        parameters=[game_docs.location()],
+        parameters=[location(f"/api/webhooks/subscriptions/{UUID_PATTERN}", "the subscription")],
         request=SubscriptionCreateSerializer,
         responses={
             201: SubscriptionCreatedSerializer,
@@ -164,7 +163,10 @@ class ReplayView(APIView):
         operation_id="webhooks_deliveries_replay",
         summary="Send a delivery's body again",
         tags=["webhooks"],
-        parameters=[DELIVERY_ID, game_docs.location(202)],
+        parameters=[
+            DELIVERY_ID,
+            location(f"/api/webhooks/deliveries/{UUID_PATTERN}", "the new delivery", 202),
+        ],
         request=None,
         responses={202: DeliverySerializer, **docs.problems("webhooks_deliveries_replay")},
         description=(

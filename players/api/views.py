@@ -38,6 +38,7 @@ from truc_api.serializers import (
     answer,
     error_example,
     invalid_request_example,
+    location,
     problem_example,
     problem_responses,
     validated,
@@ -76,7 +77,10 @@ class RegisterView(APIView):
                 THROTTLED,
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[
+            RETRY_AFTER,
+            location("/api/players/[1-9][0-9]*", "the new player's public profile"),
+        ],
         examples=[
             OpenApiExample(
                 "Register",
@@ -89,7 +93,11 @@ class RegisterView(APIView):
         serializer = RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         session = services.register_player(**serializer.validated_data, request=request)
-        return Response(SessionSerializer(session).data, status=status.HTTP_201_CREATED)
+        return Response(
+            SessionSerializer(session).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/api/players/{session.player.pk}"},
+        )
 
 
 class LoginView(APIView):
@@ -247,16 +255,45 @@ class BlocksView(APIView):
                 THROTTLED,
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[
+            RETRY_AFTER,
+            location(
+                "/api/players/me/blocks/[1-9][0-9]*", "the block (by the blocked player's id)"
+            ),
+        ],
         examples=[OpenApiExample("Block", value={"blocked_id": 9}, request_only=True)],
     )
     def post(self, request: Request) -> Response:
         data = validated(BlockCreateSerializer, request.data)
         block = services.block(player_of(request), data["blocked_id"])
-        return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED)
+        where = {"Location": f"/api/players/me/blocks/{block.blocked_id}"}
+        return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED, headers=where)
+
+
+_BLOCKED_ID = OpenApiParameter(
+    "player_id",
+    {"type": "integer", "minimum": 1},
+    OpenApiParameter.PATH,
+    description="The blocked player's id.",
+)
 
 
 class BlockDetailView(APIView):
+    @extend_schema(
+        operation_id="players_me_blocks_read",
+        tags=["players"],
+        summary="Whether you block a player: the block, or 404",
+        responses={
+            200: BlockSerializer,
+            **problem_responses(
+                NOT_AUTHENTICATED, error_example("Not blocked", services.BlockNotFound), THROTTLED
+            ),
+        },
+        parameters=[_BLOCKED_ID, RETRY_AFTER],
+    )
+    def get(self, request: Request, player_id: int) -> Response:
+        return Response(BlockSerializer(services.block_of(player_of(request), player_id)).data)
+
     @extend_schema(
         operation_id="players_me_unblock",
         tags=["players"],
@@ -269,7 +306,7 @@ class BlockDetailView(APIView):
                 THROTTLED,
             ),
         },
-        parameters=[RETRY_AFTER],
+        parameters=[_BLOCKED_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, player_id: int) -> Response:
         services.unblock(player_of(request), player_id)

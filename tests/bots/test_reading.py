@@ -38,12 +38,21 @@ def test_the_callers_share_of_hands_with_a_call_is_fit_to_his_own_calls() -> Non
     assert reading.call_share([], 1, "truco") == reading.PRIOR_SHARE  # the prior: a third
     often = reading.call_share(calls(1, "truco", 10, 0), 1, "truco")
     seldom = reading.call_share(calls(1, "truco", 0, 10), 1, "truco")
-    assert often == reading.SHARE_BOUNDS[1] and seldom == reading.SHARE_BOUNDS[0]
+    assert reading.caller_share(often, 2) == reading.SHARE_BOUNDS[1]
+    assert reading.caller_share(seldom, 2) == reading.SHARE_BOUNDS[0]
     # Only the caller's side's calls on that ladder count.
     assert reading.call_share(calls(0, "truco", 10, 0), 1, "truco") == seldom
     assert reading.call_share(calls(1, "envido", 10, 0), 1, "truco") == seldom
     some = reading.call_share(calls(1, "truco", 3, 3), 1, "truco")
     assert seldom < reading.PRIOR_SHARE < some < often
+
+
+def test_a_team_callers_share_is_one_members_of_the_sides() -> None:
+    """A side of two that calls in 51 % of its hands has members who call in 30 % of theirs
+    (1 - 0.7 ** 2 = 0.51); of three, in about 21 %; alone, in 51 %."""
+    assert abs(reading.caller_share(0.51, 4) - 0.3) < 1e-9
+    assert abs(reading.caller_share(0.51, 6) - (1 - 0.49 ** (1 / 3))) < 1e-9
+    assert reading.caller_share(0.51, 2) == 0.51
 
 
 def test_a_truco_call_weighs_the_callers_top_hands_and_some_bluffs() -> None:
@@ -54,8 +63,8 @@ def test_a_truco_call_weighs_the_callers_top_hands_and_some_bluffs() -> None:
 
 
 def test_the_playout_agrees_with_the_referee() -> None:
-    """Every seat playing basic's card rule with no calls, at 2, 4 and 6 players: the playout's
-    winner, from every card played of the hand on, is the engine's."""
+    """Every seat playing the playouts' card rule with no calls, at 2, 4 and 6 players: the
+    playout's winner, from every card played of the hand on, is the engine's."""
     rng = random.Random(4)
     checked = 0
     for index in range(150):
@@ -74,7 +83,7 @@ def test_the_playout_agrees_with_the_referee() -> None:
             else:
                 held = {other: list(cards) for other, cards in enumerate(state.hand.held)}
                 predicted.append((view["side"], reading.playout(view, held)))
-                action = E.Action("play", card=basic.choose_card(view))
+                action = E.Action("play", card=reading.rule_card(view))
             for event in E.decide(state, seat, action):
                 state = E.evolve(state, event)
                 if isinstance(event, HandEnded):

@@ -4,8 +4,13 @@ finite stream: the log after the cursor and the view, then the end."""
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
 import pytest
 
+from tests.api.document import SCHEMAS, conforms
 from tests.streams.sse_client import Message
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +111,38 @@ def test_a_browser_may_resume_a_stream_from_an_allowed_origin(table, client, set
         HTTP_ACCESS_CONTROL_REQUEST_METHOD="GET",
     )
     assert "Access-Control-Allow-Origin" not in elsewhere
+
+
+def _wire(body: bytes) -> list[dict[str, Any]]:
+    """Each message as its fields are on the wire (every value text, `retry` a number)."""
+    found = []
+    for block in body.decode().split("\n\n"):
+        fields: dict[str, Any] = dict(line.split(": ", 1) for line in block.splitlines())
+        if "retry" in fields:
+            fields["retry"] = int(fields["retry"])
+        if "data" in fields:
+            found.append(fields)
+    return found
+
+
+def test_each_streams_message_ids_are_the_documented_seqs(table, make_client) -> None:
+    """A game stream's `id:` is its event's seq, a player stream's his notice's seq: each as the
+    document's pattern says, and the same as the `seq` in its data."""
+    game_id, clients = table("valenciano", players=2)
+    challenge = {"preset": "valenciano", "opponents": [clients[1].player.pk], "rated": False}
+    assert make_client().post("/api/challenges", challenge).status_code == 201
+    for url, component, told in (
+        (f"/api/games/{game_id}/stream", "GameStreamMessage", {"match_started", "hand_dealt"}),
+        ("/api/stream", "PlayerStreamMessage", {"challenge_received"}),
+    ):
+        response = clients[1].get(url)
+        assert response.status_code == 200
+        pattern = re.compile(SCHEMAS[component]["properties"]["id"]["pattern"])
+        numbered = []
+        for message in _wire(response.content):
+            conforms(message, component, exactly=True)
+            if "id" in message:
+                assert pattern.fullmatch(message["id"])
+                assert int(message["id"]) == json.loads(message["data"])["seq"]
+                numbered.append(message)
+        assert {message["event"] for message in numbered} >= told, url
