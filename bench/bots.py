@@ -1,6 +1,6 @@
 """Benchmark of the bots: seeded bot-vs-bot matches, win rates with 95 % confidence intervals.
 
-    python bench/bots.py [--pairs strong:basic,basic:random | --pool] [--presets P,...]
+    python -m bench.bots [--pairs strong:basic,basic:random | --pool] [--presets P,...]
                          [--players 2,4] [--matches N] [--seed S] [--jobs J] [--by-preset]
 
 For each pair ``A:B`` and table size it plays N whole matches (``games.bots.play_match``), the
@@ -24,14 +24,10 @@ import argparse
 import math
 import random
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
 from multiprocessing import Pool
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import bots  # noqa: E402
 from games import engine as E  # noqa: E402

@@ -1,6 +1,6 @@
 """Benchmark of the referee: random full matches, and the cost of replaying them.
 
-    python bench/engine.py [--matches N] [--seed S] [--rounds R] [--plain]
+    python -m bench.engine [--matches N] [--seed S] [--rounds R] [--plain]
 
 For each preset and table size (2, 4 and 6 players), and for the optional rules (``FEATURE_ROWS``:
 the flor, pica-pica), it plays N random matches in this process, with the loop the server
@@ -20,9 +20,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import engine as E  # noqa: E402
 
@@ -66,7 +63,7 @@ def play_match(rules: E.Rules, rng: random.Random) -> tuple[list[E.Event], int]:
     actions = 0
     while not state.match_over:
         if state.needs_deal:
-            new = (E.deal(state, rng.sample(deck, len(deck))),)
+            new: tuple[E.Event, ...] = (E.deal(state, rng.sample(deck, len(deck))),)
         else:
             seat = E.turn(state)
             assert seat is not None

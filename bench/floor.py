@@ -1,7 +1,7 @@
 """The performance floor: the real action endpoint beside the bare DRF endpoint of
 ``../shared/bench-reference`` (its README), in one run, in alternating rounds.
 
-    .venv/bin/python bench/floor.py [--rounds 4] [--seconds 12] [--clients 8] [--workers 2]
+    .venv/bin/python -m bench.floor [--rounds 4] [--seconds 12] [--clients 8] [--workers 2]
         [--threads 2] [--reads 300] [--long-seconds 40]
 
 Run by hand, never as a test; it needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``, trust
@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import http.client
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -44,8 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import http_load as load  # bench/http_load.py: the clients, the servers, the CPU accounting
+from bench import http_load as load  # the clients, the servers, the CPU accounting
 
 REFERENCE = load.ROOT.parent / "shared" / "bench-reference"
 GRANIAN = str(Path(sys.executable).parent / "granian")
@@ -95,7 +95,7 @@ def project_play(port: int, tokens: list[str], pool: dict[int, load.Match], clie
             stats = load.Stats()
             http = load.Http(port)
             player = load.Player(
-                http, (tokens[2 * index], tokens[2 * index + 1]), load.random.Random(index), stats
+                http, (tokens[2 * index], tokens[2 * index + 1]), random.Random(index), stats
             )
             while not stop.is_set():
                 match = pool.get(index)

@@ -1,6 +1,6 @@
 """How much the database grows per action and per finished match.
 
-    python bench/growth.py [--matches 20] [--seed 0]
+    python -m bench.growth [--matches 20] [--seed 0]
 
 Makes its own PostgreSQL database (``truc_bench_growth`` on 127.0.0.1:5432, dropped and made
 anew), plays ``--matches`` whole 2-player valenciano matches through the services (random legal
@@ -16,7 +16,7 @@ import argparse
 import random
 import uuid
 
-from in_process import setup_django
+from bench.in_process import setup_django
 
 DB = "truc_bench_growth"
 TABLES = (

@@ -1,6 +1,6 @@
 """Benchmark of the whole server over HTTP: granian + Django/DRF + PostgreSQL, under load.
 
-    .venv/bin/python bench/http_load.py [--seconds 20] [--levels 8,16,32] [--warmup 3]
+    .venv/bin/python -m bench.http_load [--seconds 20] [--levels 8,16,32] [--warmup 3]
         [--long-seconds 60] [--reads 300] [--server granian] [--workers 2] [--threads 2]
         [--cache-url redis://127.0.0.1:6379/5]
 
@@ -51,14 +51,20 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-PG = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+
+class Postgres(TypedDict):
+    host: str
+    port: int
+    user: str
+
+
+PG: Postgres = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 WEIGHTS = {"play": 3.0, "mazo": 0.25}  # as bench/engine.py: hands run to their bazas
 LONG_MATCH = {"preset": "valenciano", "players": 2, "options": {"camas_to_win": 5, "target": 60}}
 TARGET_RATE, TARGET_P99_MS, TARGET_CLIENTS = 250.0, 100.0, 16
@@ -255,6 +261,21 @@ def cpu_shares(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
 # --- the clients ------------------------------------------------------------------------------
 
 
+class Client(Protocol):
+    """What plays: ``Http`` over a socket, or request_cost.py's ``InProcess``."""
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        token: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes, float, float]: ...
+
+    def close(self) -> None: ...
+
+
 class Http:
     """One keep-alive HTTP/1.1 connection, spoken directly on a socket.
 
@@ -374,7 +395,9 @@ class Stats:
 class Player:
     """Plays matches through HTTP; ``step`` makes one action, reading views as needed."""
 
-    def __init__(self, http: Http, tokens: tuple[str, str], rng: random.Random, stats: Stats):
+    def __init__(
+        self, http: Client, tokens: tuple[str, str], rng: random.Random, stats: Stats
+    ) -> None:
         self.http = http
         self.tokens = tokens
         self.rng = rng
@@ -398,7 +421,7 @@ class Player:
         status, _, body, elapsed, started = self.http.call(
             "GET", f"/api/games/{match.id}", match.tokens[seat]
         )
-        view = orjson.loads(body) if status == 200 else None
+        view: dict[str, Any] | None = orjson.loads(body) if status == 200 else None
         hand = _hand(view) if view else 0
         self.stats.reads.append(Sample(started, elapsed * 1000, hand, status))
         if view is None:
@@ -573,7 +596,9 @@ def first_vs_last_hands(
     return first, longs, stats.errors
 
 
-def conditional_reads(port: int, token: str, game_id: str, repeats: int) -> tuple[list, list]:
+def conditional_reads(
+    port: int, token: str, game_id: str, repeats: int
+) -> tuple[list[float], list[float]]:
     """Full reads (200) and conditional reads (304) of one game, alternately: (200 ms, 304 ms)."""
     http = Http(port)
     path = f"/api/games/{game_id}"
@@ -768,8 +793,8 @@ def main(argv: list[str] | None = None) -> None:
         for error in errors[:5]:
             print(f"  error: {error}")
 
-        match = _any_active_match(pool)
-        full, cached = conditional_reads(port, match.tokens[0], match.id, args.reads)
+        polled = _any_active_match(pool)
+        full, cached = conditional_reads(port, polled.tokens[0], polled.id, args.reads)
         print(
             f"reads of one game, {args.reads} each, alternating: full 200 p50 "
             f"{pct(full, 50):.2f} ms (p90 {pct(full, 90):.2f}), 304 p50 {pct(cached, 50):.2f} "
@@ -823,9 +848,10 @@ def machine_speed(seconds: float = 2.0) -> float:
     """The machine's speed at this moment, by a workload that never changes: bench/engine.py's
     random 2-player valenciano playouts, in actions per second of CPU time. These shared machines
     drift by a third within an hour (bench/README.md); a run's figures are read against it."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    import engine as playouts  # bench/engine.py
-
+    # Imported when first measured, not with this module: ``request_cost.py --against`` puts
+    # another checkout's server code first on the path after importing this module, and the
+    # ``games`` package must then come from there.
+    from bench import engine as playouts
     from games.engine import resolve_rules
 
     rules, rng = resolve_rules("valenciano", {"players": 2}), random.Random(0)

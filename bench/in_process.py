@@ -6,13 +6,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 import django
 from django.core.management import call_command
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def setup_django(db: str, **env: str) -> None:
@@ -28,6 +24,5 @@ def setup_django(db: str, **env: str) -> None:
             **env,
         }
     )
-    sys.path.insert(0, str(ROOT))
     django.setup()
     call_command("migrate", verbosity=0)

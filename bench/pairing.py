@@ -1,6 +1,6 @@
 """How long pairing takes with 10,000 seekers waiting (lobby/seeks.py, lobby/pairing.py).
 
-    python bench/pairing.py [--waiting 10000] [--arrivals 30] [--pairable 400] [--rounds 3]
+    python -m bench.pairing [--waiting 10000] [--arrivals 30] [--pairable 400] [--rounds 3]
                             [--reference 100]
 
 Makes its own PostgreSQL database (``truc_bench_pairing`` on 127.0.0.1:5432, dropped and made
@@ -27,8 +27,9 @@ import os
 import random
 import statistics
 import time
+from datetime import timedelta
 
-from in_process import setup_django
+from bench.in_process import setup_django
 
 DB = os.environ.get("BENCH_PAIRING_DB", "truc_bench_pairing")
 
@@ -65,10 +66,10 @@ def main() -> None:
         )
     matches = [_match_only(pool) for _ in range(args.rounds)]
     print("match only, in memory (ms per round): " + ", ".join(f"{m:.0f}" for m in matches))
-    rates = [_sweep_pairable(args.pairable, rng, round_) for round_ in range(args.rounds)]
+    paired = [_sweep_pairable(args.pairable, rng, round_) for round_ in range(args.rounds)]
     print(
         f"sweep, {args.pairable} pairable seekers (tables/s per round): "
-        + ", ".join(f"{rate:.0f}" for rate in rates)
+        + ", ".join(f"{rate:.0f}" for rate in paired)
     )
 
 
@@ -104,7 +105,7 @@ def _fill_waiting(count: int, rng: random.Random, preset: str) -> tuple[str, lis
             rating_min=rating + 1,
             rating_max=rating + 1,
             created_at=now,
-            expires_at=now + timezone.timedelta(days=1),
+            expires_at=now + timedelta(days=1),
         )
         for player, rating in zip(players, ratings, strict=True)
     )

@@ -1,6 +1,6 @@
 """What one action costs the server, in process: CPU per action with its reads, no HTTP server.
 
-    .venv/bin/python bench/request_cost.py [--rounds 6] [--actions 400] [--profile N]
+    .venv/bin/python -m bench.request_cost [--rounds 6] [--actions 400] [--profile N]
         [--statements]
 
 Run by hand, never as a test. It needs PostgreSQL on 127.0.0.1:5432 (user ``postgres``, trust
@@ -27,7 +27,8 @@ both alike.
 ``--polls N`` prices a poll instead: one game of the session read ``N`` times in full and ``N``
 times with ``If-None-Match`` (answered 304), in alternating blocks, and the CPU of each (the
 application's and the PostgreSQL backend's) and their ratio; with ``--profile`` the profile is of
-the 304s only.
+the 304s only. With ``--against`` both checkouts do so, round by round in turn: each one's ratio,
+and this checkout's 304 and full read against the other's.
 
 ``--profile N`` runs one more round under cProfile (counting CPU time, not waits; its own cost
 inflates the functions called most often) and prints the N most expensive functions by own time
@@ -51,11 +52,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+from bench import http_load
 
-import http_load  # noqa: E402 - bench/http_load.py, beside this file
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class InProcess:
@@ -99,7 +98,9 @@ class InProcess:
             environ["HTTP_" + name.upper().replace("-", "_")] = value
         answer: dict[str, Any] = {}
 
-        def start_response(status: str, response_headers: list, exc_info: Any = None) -> None:
+        def start_response(
+            status: str, response_headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> None:
             answer["status"] = int(status.split()[0])
             answer["headers"] = {k.lower(): v for k, v in response_headers}
 
@@ -182,6 +183,9 @@ def start(database: str, seed: int, matches: int, warmup: int, tree: str = "") -
     pg = http_load.PG
     http_load.recreate_database(database)
     env = http_load.server_env(f"postgres://{pg['user']}@{pg['host']}:{pg['port']}/{database}")
+    # One backend for the whole run (not a new one each minute, CONN_MAX_AGE's default): its
+    # CPU is read by its pid.
+    env["CONN_MAX_AGE"] = "86400"
     tokens = http_load.migrate_and_make_tokens(env, 2)
     from django.db import connection
 
@@ -201,20 +205,27 @@ def start(database: str, seed: int, matches: int, warmup: int, tree: str = "") -
 
 
 def serve(args: argparse.Namespace) -> None:
-    """A side of ``--against``: a session that measures a round for each line read."""
+    """A side of ``--against``: a session that measures a round for each line read (with
+    ``--polls``, a round of ``poll_round``)."""
     session = start(args.db, args.seed, args.matches, args.actions // 2, args.tree)
+    poller = Poller(session) if args.polls else None
     print("ready")
     for line in sys.stdin:
-        print(json.dumps(session.measure(int(line))))
+        found = session.measure(int(line)) if poller is None else poller.round(int(line))
+        print(json.dumps(found))
 
 
 def compare(args: argparse.Namespace) -> None:
     sides = {}
     for name, tree in (("this", ""), ("other", os.path.abspath(args.against))):
-        command = [sys.executable, __file__, "--serve", "--db", f"{args.db}_{name}"]
+        command = [sys.executable, "-m", "bench.request_cost", "--serve"]
+        command += ["--db", f"{args.db}_{name}"]
         command += ["--actions", str(args.actions), "--matches", str(args.matches)]
         command += ["--seed", str(args.seed), *(["--tree", tree] if tree else [])]
-        side = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        command += ["--polls", str(args.polls)] if args.polls else []
+        side = subprocess.Popen(
+            command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         assert side.stdout is not None and side.stdout.readline().strip() == "ready"
         sides[name] = side
     print(f"# bench/request_cost.py {time.strftime('%Y-%m-%d %H:%M:%S %Z')}: this checkout")
@@ -224,9 +235,20 @@ def compare(args: argparse.Namespace) -> None:
         for name in ("this", "other") if number % 2 == 0 else ("other", "this"):
             side = sides[name]
             assert side.stdin is not None and side.stdout is not None
-            side.stdin.write(f"{args.actions}\n")
+            side.stdin.write(f"{args.polls or args.actions}\n")
             side.stdin.flush()
             found[name].append(json.loads(side.stdout.readline()))
+    if args.polls:
+        compare_polls(found)
+    else:
+        compare_actions(found)
+    for side in sides.values():
+        assert side.stdin is not None
+        side.stdin.close()
+        side.wait()
+
+
+def compare_actions(found: dict[str, list[list[float]]]) -> None:
     for name, rounds in found.items():
         app, database = [r[0] for r in rounds], [r[1] for r in rounds]
         print(
@@ -237,43 +259,75 @@ def compare(args: argparse.Namespace) -> None:
         ratios = [a[column] / b[column] for a, b in zip(found["this"], found["other"], strict=True)]
         each = " ".join(f"{ratio:.2f}" for ratio in ratios)
         print(f"this/other {label}: median {statistics.median(ratios):.3f} (rounds: {each})")
-    for side in sides.values():
-        assert side.stdin is not None
-        side.stdin.close()
-        side.wait()
+
+
+def compare_polls(found: dict[str, list[list[float]]]) -> None:
+    """Each side's full read and 304 (application + PostgreSQL CPU, ms), round by round, and
+    the ratio of the two in each round."""
+    for name, rounds in found.items():
+        each = " ".join(f"{r[0] + r[1]:.2f}/{r[2] + r[3]:.2f}" for r in rounds)
+        ratios = [(r[0] + r[1]) / (r[2] + r[3]) for r in rounds]
+        cheaper = " ".join(f"{ratio:.2f}" for ratio in ratios)
+        print(
+            f"{name:>5}: full/304 ms by round {each}; a 304 cheaper by {cheaper},"
+            f" median {statistics.median(ratios):.2f}x"
+        )
+    for column, label in ((2, "304"), (0, "full read")):
+        ratios = [
+            (a[column] + a[column + 1]) / (b[column] + b[column + 1])
+            for a, b in zip(found["this"], found["other"], strict=True)
+        ]
+        each = " ".join(f"{ratio:.2f}" for ratio in ratios)
+        print(f"this/other {label}: median {statistics.median(ratios):.3f} (rounds: {each})")
+
+
+class Poller:
+    """One game of the session read in full and with ``If-None-Match`` (answered 304)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session, self.client = session, session.client
+        match = session.matches[0]
+        self.path, self.token, self.version = (
+            f"/api/games/{match.id}",
+            match.tokens[0],
+            match.version,
+        )
+        status, headers, _, _, _ = self.client.call("GET", self.path, self.token)
+        assert status == 200, status
+        self.poll = {"If-None-Match": headers["etag"]}
+
+    def block(self, conditional: bool, count: int) -> tuple[float, float]:
+        """(application, PostgreSQL) CPU seconds of ``count`` reads of one kind."""
+        cpu, pg_cpu = self.client.cpu, backend_cpu(self.session.backend)
+        for _ in range(count):
+            headers = self.poll if conditional else None
+            answer = self.client.call("GET", self.path, self.token, headers=headers)
+            assert answer[0] == (304 if conditional else 200), answer[0]
+        return self.client.cpu - cpu, backend_cpu(self.session.backend) - pg_cpu
+
+    def round(self, reads: int) -> list[float]:
+        """ms per request: [full app, full pg, 304 app, 304 pg], ``reads`` of each in blocks of
+        50 taken in turn (the machine's drift falls on both)."""
+        spent = {True: [0.0, 0.0], False: [0.0, 0.0]}
+        for start in range(0, reads, 50):
+            for conditional in (False, True) if start % 100 == 0 else (True, False):
+                app, database = self.block(conditional, min(50, reads - start))
+                spent[conditional][0] += app
+                spent[conditional][1] += database
+        return [value * 1000 / reads for value in (*spent[False], *spent[True])]
 
 
 def polls(session: Session, rounds: int, reads: int, profile: int) -> None:
-    """CPU of a full read against a 304 of the same game, ``reads`` of each a round, in blocks
-    of 50 taken in turn (the machine's drift falls on both)."""
-    match, client = session.matches[0], session.client
-    path, token = f"/api/games/{match.id}", match.tokens[0]
-    status, headers, _, _, _ = client.call("GET", path, token)
-    assert status == 200, status
-    poll = {"If-None-Match": headers["etag"]}
-
-    def block(conditional: bool, count: int) -> tuple[float, float]:
-        cpu, pg_cpu = client.cpu, backend_cpu(session.backend)
-        for _ in range(count):
-            answer = client.call("GET", path, token, headers=poll if conditional else None)
-            assert answer[0] == (304 if conditional else 200), answer[0]
-        return client.cpu - cpu, backend_cpu(session.backend) - pg_cpu
-
+    """CPU of a full read against a 304 of the same game, ``reads`` of each a round."""
+    poller = Poller(session)
     print(f"# bench/request_cost.py --polls {reads} {time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
-    print(f"# {http_load._git_describe()}; one game at version {match.version}, {rounds} rounds")
+    print(f"# {http_load._git_describe()}; one game at version {poller.version}, {rounds} rounds")
     columns = ("round", 5), ("full app ms", 11), ("pg ms", 6), ("304 app ms", 10), ("pg ms", 6)
     print(" ".join(f"{name:>{width}}" for name, width in columns) + f" {'ratio':>6}")
     ratios = []
     for number in range(1, rounds + 1):
-        spent = {True: [0.0, 0.0], False: [0.0, 0.0]}
-        for start in range(0, reads, 50):
-            for conditional in (False, True) if start % 100 == 0 else (True, False):
-                app, database = block(conditional, min(50, reads - start))
-                spent[conditional][0] += app
-                spent[conditional][1] += database
-        full, cached = (sum(spent[c]) for c in (False, True))
-        ratios.append(full / cached)
-        each = [value * 1000 / reads for value in (*spent[False], *spent[True])]
+        each = poller.round(reads)
+        ratios.append((each[0] + each[1]) / (each[2] + each[3]))
         print(
             f"{number:>5} {each[0]:>11.3f} {each[1]:>6.3f} {each[2]:>10.3f} {each[3]:>6.3f}"
             f" {ratios[-1]:>5.2f}x"
@@ -285,7 +339,7 @@ def polls(session: Session, rounds: int, reads: int, profile: int) -> None:
     if profile:
         profiler = cProfile.Profile(time.thread_time)
         profiler.enable()
-        block(True, reads)
+        poller.block(True, reads)
         profiler.disable()
         for order in ("tottime", "cumulative"):
             out = io.StringIO()

@@ -1,7 +1,7 @@
 """What a delivery and a heartbeat cost the streams' own machinery, on one event loop, with no
 database and no socket: the CPU left when the shared parts are taken away.
 
-    .venv/bin/python bench/stream_wake.py [--streams 5000] [--per-game 20] [--rounds 5]
+    .venv/bin/python -m bench.stream_wake [--streams 5000] [--per-game 20] [--rounds 5]
         [--heartbeat-seconds 0.5] [--idle-seconds 5]
 
 Run by hand, never as a test. In one process, ``--streams`` game streams (``game_stream.live``,
@@ -28,15 +28,12 @@ import argparse
 import asyncio
 import gc
 import os
-import sys
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 os.environ.update(
     DJANGO_SETTINGS_MODULE="truc_api.settings",
     STREAMS_REDIS_URL="",  # the in-process channel: no Redis
@@ -122,7 +119,7 @@ async def run(args: argparse.Namespace) -> None:
     goal = {"bodies": 0}
     reached = asyncio.Event()
 
-    async def send(message: dict[str, Any]) -> None:  # the socket's edge
+    async def send(message: Mapping[str, Any]) -> None:  # the socket's edge
         body = message.get("body", b"")
         if body == sse.HEARTBEAT:
             sent["heartbeats"] += 1

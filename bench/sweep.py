@@ -1,6 +1,6 @@
 """How many overdue turns one sweep applies per second (games/timeouts.py).
 
-    python bench/sweep.py [--games 1000] [--rounds 3] [--subscribed 0.5] [--db truc_bench_sweep]
+    python -m bench.sweep [--games 1000] [--rounds 3] [--subscribed 0.5] [--db truc_bench_sweep]
 
 Makes its own PostgreSQL database (``--db``, ``truc_bench_sweep`` by default, on
 127.0.0.1:5432, dropped and made anew), starts --games 2-player matches (a fraction
@@ -22,7 +22,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from in_process import setup_django
+from bench.in_process import setup_django
 
 
 def main() -> None:

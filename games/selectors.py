@@ -13,7 +13,7 @@ from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
 from games.rating import rating_changes_for
 from games.store import (
-    etag_parts,
+    EtagParts,
     get_game,
     load_events,
     load_state,
@@ -53,11 +53,10 @@ def hidden_from(seat: int | None, visibility: str) -> bool:
     return seat is None and visibility == Game.Visibility.PRIVATE
 
 
-def polled_etag(token: Any, game_id: GameId) -> str | None:
-    """The viewer's ETag from a token read ``store.poll_token``; None when the game is not
+def polled_etag(parts: EtagParts | None, game_id: GameId) -> str | None:
+    """The viewer's ETag from the parts ``store.poll_token`` read; None when the game is not
     there for this viewer (the same visibility rule as ``visible_game``, which then answers
     why)."""
-    parts = etag_parts(token)
     if parts is None:
         return None
     version, status, updated_at, visibility, seat = parts

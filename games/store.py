@@ -29,12 +29,12 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import reduce
-from typing import Any
+from typing import Any, TypeVar
 
 import structlog
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -50,6 +50,7 @@ from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, HandSn
 from players.models import Player
 
 logger = structlog.get_logger(__name__)
+_M = TypeVar("_M", bound=Model)
 _shuffler = secrets.SystemRandom()  # the deal's shuffle: a CSPRNG, never `random` (RULES.md §1)
 
 
@@ -153,35 +154,63 @@ def forget_seats(game: Game) -> None:
     game.seats_read = None
 
 
-def poll_token(digest: str, key: str, game_id: GameId) -> AuthToken | None:
+#: What a game's ETag is made of for one viewer: (version, status, updated_at, visibility, the
+#: viewer's seat or None).
+EtagParts = tuple[int, str, datetime, str, int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Poll:
+    """What a poll's one statement reads: the presented token with its player, and the polled
+    game's ETag parts for that player (None: there is no such game)."""
+
+    token: AuthToken
+    etag_parts: EtagParts | None
+
+
+def poll_token(digest: str, key: str, game_id: GameId) -> Poll | None:
     """The token of ``digest`` and ``key`` with its player, as the authentication's lookup
-    finds it (``truc_api.authentication.find_token``), also reading what ``game_id``'s ETag is
-    made of for that player (``etag_parts``): a poll is answered with this one statement.
-    Written out: through the ORM, building the token's query cost more than the rest of a 304
-    (bench/README.md, "The floor"). knox's checks (expiry and its signal, AUTO_REFRESH, the
-    inactive player) are the authentication's, as for any token. A malformed id reads no parts
-    (the view's read answers 404)."""
+    finds it (``truc_api.authentication.find_token``), and what ``game_id``'s ETag is made of
+    for that player: a poll is answered with this one statement, or None when there is no such
+    token. knox's checks (expiry and its signal, AUTO_REFRESH, the inactive player) are the
+    authentication's, as for any token. A malformed id reads no parts (the view's read answers
+    404).
+
+    Written out, and its row made into the two instances by ``Model.from_db`` (``_loaded``):
+    through the ORM, building the token's query cost more than the rest of a 304, and through
+    ``raw()`` mapping the columns to fields on every call cost a quarter of a 304 (bench/README.md,
+    "The floor")."""
     try:
         pk = _key(game_id)
     except (ValueError, TypeError, ValidationError):
         pk = None
-    found = get_user_model().objects.raw(_POLL, [pk, digest, key])
-    player = next(iter(found), None)
-    if player is None:
+    with connection.cursor() as cursor:
+        cursor.execute(_POLL, [pk, digest, key])
+        row = cursor.fetchone()
+    if row is None:
         return None
-    token_fields = ("digest", "token_key", "user_id", "created", "expiry")
-    made = (getattr(player, "token_created"), getattr(player, "token_expiry"))  # noqa: B009
-    values = (digest, key, player.pk, *(_moment(value) for value in made))
-    token = AuthToken.from_db(connection.alias, token_fields, values)
-    token.user = player
-    token.etag_parts = getattr(player, "etag_parts")  # noqa: B009
-    return token
+    players = len(_PLAYER_FIELDS)
+    token = _loaded(AuthToken, _TOKEN_FIELDS, row[players:-1], cursor.db)
+    token.user = _loaded(Player, _PLAYER_FIELDS, row[:players], cursor.db)
+    return Poll(token, _etag_parts(row[-1]))
 
 
-def etag_parts(token: Any) -> tuple[int, str, datetime, str, int | None] | None:
-    """(version, status, updated_at, visibility, the player's seat or None) from a token read
-    ``poll_token``; None when there is no such game."""
-    found = getattr(token, "etag_parts", None)
+def _loaded(
+    model: type[_M], fields: Sequence[Field[Any, Any]], values: Sequence[Any], db: Any
+) -> _M:
+    """An instance of ``model`` from the values of its ``fields`` (all its concrete fields, in
+    order) as a cursor of ``db`` gives them, each converted as Django's compiler converts a
+    column (the backend's converters, the field's ``from_db_value``: SQLite's times come back as
+    text)."""
+    converted = list(values)
+    for index, field in enumerate(fields):
+        column = field.cached_col  # a plain column: its converters are its field's
+        for convert in (*db.ops.get_db_converters(column), *field.get_db_converters(db)):
+            converted[index] = convert(converted[index], column, db)
+    return model.from_db(db.alias, [field.attname for field in fields], converted)
+
+
+def _etag_parts(found: str | None) -> EtagParts | None:
     if found is None:
         return None
     version, status, updated_at, visibility, seat = found.split("|")
@@ -199,20 +228,24 @@ def _moment(value: datetime | str | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
+_PLAYER_FIELDS = Player._meta.concrete_fields
+_TOKEN_FIELDS = AuthToken._meta.concrete_fields
 # One text value (a subquery gives one column), correlated with the token's player; the same SQL
 # in PostgreSQL and SQLite.
 _ETAG_PARTS = (
     "SELECT CAST(g.version AS TEXT) || '|' || g.status || '|' || CAST(g.updated_at AS TEXT)"
     " || '|' || g.visibility || '|' || COALESCE(CAST(s.number AS TEXT), '')"
     " FROM games_game g LEFT JOIN games_seat s"
-    " ON s.game_id = g.id AND s.player_id = knox_authtoken.user_id WHERE g.id = %s"
+    " ON s.game_id = g.id AND s.player_id = t.user_id WHERE g.id = %s"
 )
-# The player's row, the token's own columns beside it, and the game's ETag parts.
+# The player's columns, the token's, and the game's ETag parts.
 _POLL = (
-    "SELECT p.*, knox_authtoken.created AS token_created, knox_authtoken.expiry AS token_expiry,"
-    f" ({_ETAG_PARTS}) AS etag_parts"
-    " FROM knox_authtoken JOIN players_player p ON p.id = knox_authtoken.user_id"
-    " WHERE knox_authtoken.digest = %s AND knox_authtoken.token_key = %s"
+    "SELECT {}, {}, ({}) FROM knox_authtoken t JOIN players_player p ON p.id = t.user_id"
+    " WHERE t.digest = %s AND t.token_key = %s"
+).format(
+    ", ".join(f"p.{field.column}" for field in _PLAYER_FIELDS),
+    ", ".join(f"t.{field.column}" for field in _TOKEN_FIELDS),
+    _ETAG_PARTS,
 )
 
 

@@ -1,5 +1,5 @@
 """Plays through the API on the embedded SQLite default (`make run`), in its own process; run by
-tests/test_sqlite_default.py. The hot paths are hand-written SQL (truc_api/db.py), which the
+tests/test_sqlite_default.py. The hot paths are hand-written SQL (games/store.py), which the
 rest of the suite runs on PostgreSQL only."""
 
 from __future__ import annotations

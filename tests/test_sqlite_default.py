@@ -15,6 +15,8 @@ def test_a_game_plays_through_the_api_on_sqlite(tmp_path):
         "CELERY_BROKER_URL": "memory://",
         "DJANGO_SETTINGS_MODULE": "truc_api.settings",
         "LOG_LEVEL": "WARNING",
+        # This checkout's code, whichever checkout the venv's editable install points at.
+        "PYTHONPATH": str(ROOT),
     }
     env.pop("CACHE_URL", None)
 
