@@ -183,6 +183,9 @@ def start(database: str, seed: int, matches: int, warmup: int, tree: str = "") -
     pg = http_load.PG
     http_load.recreate_database(database)
     env = http_load.server_env(f"postgres://{pg['user']}@{pg['host']}:{pg['port']}/{database}")
+    # One backend for the whole run (not a new one each minute, CONN_MAX_AGE's default): its
+    # CPU is read by its pid.
+    env["CONN_MAX_AGE"] = "86400"
     tokens = http_load.migrate_and_make_tokens(env, 2)
     from django.db import connection
 

@@ -25,6 +25,11 @@ Redis (``--redis``, a database of its own; the channel prefix is this run's own)
      happened before it: a latency no larger than the one from the commit) and from the request
      (no smaller than it); p50/p99, and whether every stream got every event once;
    - REST throughput with the N streams open (the same closed loop as step 3);
+   - the server's part of each delivery, from the commit to the bytes handed to granian, and its
+     parts (Redis, the wake, the read, the send), from the streams process's delivery log
+     (``STREAM_DELIVERY_LOG``, streams/delivery_clock.py), beside the same events' arrival at the
+     clients from the same publish time, the clients' event-loop lag, and the streams process's
+     garbage collections;
    - in each measured phase, each part's CPU per delivery and per action (``Meter``): the streams
      process (and how much of it in the kernel), the REST server, PostgreSQL's backends, the
      stream clients' process, this process, the whole machine. What a shared machine changes
@@ -439,10 +444,32 @@ class Stamped:
     seq: int | None
 
 
+def collections(path: Path, since: float) -> str:
+    """The streams process's garbage collections that ended since ``since`` (the log's ``gc``
+    lines): by generation, how many, their CPU in all and the longest pause (wall clock: every
+    thread of the process waits for it)."""
+    pauses: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for line in path.read_text().splitlines():
+        if line.startswith("gc "):
+            _, generation, started, ended, cpu = line.split()
+            if float(ended) >= since:
+                pauses[generation].append((float(ended) - float(started), float(cpu)))
+    return (
+        "; ".join(
+            f"gen{generation} {len(found)}, CPU {sum(c for _, c in found) * 1000:.0f} ms in all,"
+            f" longest pause {max(wall for wall, _ in found) * 1000:.0f} ms"
+            for generation, found in sorted(pauses.items())
+        )
+        or "none"
+    )
+
+
 def delivery_log(path: Path, since: float) -> list[Stamped]:
     """The game streams' lines of the log sent since ``since`` (wall clock)."""
     found = []
     for line in path.read_text().splitlines():
+        if line.startswith("gc "):
+            continue
         *times, topic, seq = line.split()
         if float(times[-1]) >= since and topic.startswith("game:"):
             published, poked, woke, read, sent = (float(value) for value in times)
@@ -640,6 +667,7 @@ def main(argv: list[str] | None = None) -> None:
             wall_offset = time.time() - time.perf_counter()
             split = server_side(delivery_log(clock_log, since), deliveries, wall_offset, lags)
             print(f"  from the commit: {figures(split)}")
+            print(f"  the streams process's garbage collections: {collections(clock_log, since)}")
             print(
                 "  busy, % of a core: "
                 + ", ".join(f"{k} {v * 100 / (args.seconds + 2):.0f}" for k, v in parts.items())

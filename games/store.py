@@ -204,8 +204,8 @@ def _loaded(
     text)."""
     converted = list(values)
     for index, field in enumerate(fields):
-        column = field.cached_col
-        for convert in (*db.ops.get_db_converters(column), *column.get_db_converters(db)):
+        column = field.cached_col  # a plain column: its converters are its field's
+        for convert in (*db.ops.get_db_converters(column), *field.get_db_converters(db)):
             converted[index] = convert(converted[index], column, db)
     return model.from_db(db.alias, [field.attname for field in fields], converted)
 

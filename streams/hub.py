@@ -242,6 +242,7 @@ class Hub:
     def _start(self) -> None:
         if self._tasks:
             return
+        delivery_clock.watch_collector()
         self._tasks.append(asyncio.create_task(self._tick()))
         if self.redis is not None:
             self._tasks.append(asyncio.create_task(self._listen()))

@@ -2,7 +2,7 @@
 
 import logging
 import re
-import uuid
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -85,7 +85,7 @@ def logging_config(*, json: bool, level: str) -> dict[str, Any]:
 
 def request_id_from(sent: str) -> str:
     """The client's X-Request-ID if it is short and plain, else a new one."""
-    return sent if _CLIENT_REQUEST_ID.fullmatch(sent) else uuid.uuid4().hex
+    return sent if _CLIENT_REQUEST_ID.fullmatch(sent) else secrets.token_hex(16)
 
 
 class RequestIdMiddleware:

@@ -55,10 +55,10 @@ class _Cell(throttling.SimpleRateThrottle):
         if isinstance(backend, RedisCache):
             wait = _in_redis(backend, self.key, now, interval, self.duration)
         else:
-            due = max(self.cache.get(self.key, now), now)  # when this client's rate catches up
+            due = max(backend.get(self.key, now), now)  # when this client's rate catches up
             wait = due - now - (self.duration - interval)  # > 0: a period's burst is used up
             if wait <= 0:
-                self.cache.set(self.key, due + interval, self.duration)
+                backend.set(self.key, due + interval, self.duration)
         self.wait_seconds = max(wait, 0.0)
         return wait <= 0
 

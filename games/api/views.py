@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from knox.models import AuthToken
@@ -220,13 +221,14 @@ class GameView(APIView):
             " Send the last `ETag` as `If-None-Match` to get a bodiless 304 while nothing changed."
         ),
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: str) -> HttpResponseBase:
         tag = (
             None if self.polled is None else selectors.polled_etag(self.polled.etag_parts, game_id)
         )
         if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
-            headers = {"ETag": tag, **_CACHING}
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+            # Django's own bodiless 304: nothing for DRF's renderer to do (DRF adds its headers
+            # to any response, the middleware theirs).
+            return HttpResponseNotModified(headers={"ETag": tag, **_CACHING})
         view, tag = selectors.current_view(game_id, player_of(request))
         return Response(view, headers={"ETag": tag, **_CACHING})
 
