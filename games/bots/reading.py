@@ -20,13 +20,11 @@ in Poker", UAI 2005, for weighing each hand by the likelihood of the actions see
   a share ``BLUFF`` of them, ``f' = (f - BLUFF) / (1 - BLUFF)`` so that he calls in ``f`` of his
   hands (the method of moments); a hand's place is that of his own chance to win it
   (``basic.hand_chance`` from his seat, as he can read it from his cards and the table) among
-  the drawn deals' (``truco_weights``). An **envido** caller calls with probability ``q ** k``,
-  ``q`` his value's share of the deck's
-  hands: ``q`` is spread evenly, so ``k = 1 / f - 1`` (the method of moments again). A player
-  who calls in most hands is read as calling with almost anything, one who seldom calls as
-  calling with his best. The truco shape is the common one of a value caller who bluffs (our
-  ``basic`` and styles are of that shape too), but no bot's thresholds are in it: only the share
-  is fit, to each opponent from his own calls;
+  the drawn deals' (``truco_weights``). A player who calls in most hands is read as calling
+  with almost anything, one who seldom calls as calling with his best. The shape is the common
+  one of a value caller who bluffs (our ``basic`` and styles are of that shape too), but no bot's
+  thresholds are in it: only the share is fit, to each opponent from his own calls (an envido
+  call is read the same way by ``envido_reading``, which also fits the bluffs);
 - each hand is played out to the end with one card rule for every seat (``pick``), written for
   the playouts from RULES.md §4 and assuming nothing of any player but that he spends no more
   than a baza needs: following, nothing when his side holds the top already, else the lowest
@@ -37,8 +35,8 @@ in Poker", UAI 2005, for weighing each hand by the likelihood of the actions see
 
 At a team table every other seat's unplayed cards are drawn (the partner's too: partners may not
 show each other their cards, RULES.md §8), the likelihood is the caller's, and the playout goes
-round the table. A pica-pica hand (§9) and a hand with a seat at the mazo are not read, nor a
-team's envido (``readable``).
+round the table. A pica-pica hand (§9) and a hand with a seat at the mazo are not read
+(``readable``).
 """
 
 from __future__ import annotations
@@ -53,7 +51,7 @@ from typing import Any
 
 from games.engine import DECKS, PARDA
 from games.engine.cards import TRUCO_RANK, envido_of, flor_of
-from games.engine.scoring import envido_winner, hand_winner
+from games.engine.scoring import hand_winner
 
 from . import basic
 
@@ -72,21 +70,15 @@ DRAWS = 400
 
 
 def readable(view: Mapping[str, Any]) -> bool:
-    """Whether ``call_chance`` reads this view: a truco call pending, or with 2 players an envido
-    call (not the falta: ``strong.big_bet_rule`` answers it), every seat in the hand.
-
-    A team's envido is not read: read, it lost envido points against each team of the pool
-    (bench/README.md), where the learned answers hold their own."""
+    """Whether ``call_chance`` reads this view: a truco call pending, every seat in the hand (an
+    envido call is read by ``envido_reading``)."""
     hand = view["hand"]
     pending = hand["pending_call"]
-    if pending is None or hand["duelists"] is not None or hand["folded"]:
-        return False
-    if pending["ladder"] == "truco":
-        return True
     return bool(
-        pending["ladder"] == "envido"
-        and view["rules"]["players"] == 2
-        and "falta_envido" not in hand["envido"]["calls"]
+        pending is not None
+        and pending["ladder"] == "truco"
+        and hand["duelists"] is None
+        and not hand["folded"]
     )
 
 
@@ -106,43 +98,32 @@ def call_share(history: Sequence[Mapping[str, Any]], caller_side: int, ladder: s
     return (called + PRIOR_SHARE * PRIOR_HANDS) / (hands + PRIOR_HANDS)
 
 
-def caller_share(side_share: float, players: int) -> float:
+def caller_share(side_share: float, players: int, low: float = SHARE_BOUNDS[0]) -> float:
     """The share of his hands in which one player of a side calls, when the side calls in
     ``side_share`` of them: at a team table a side calls when any of its ``players / 2``
     members does, so one member calls in ``1 - (1 - side_share) ** (2 / players)`` (each alike);
-    bounded (``SHARE_BOUNDS``)."""
+    bounded (``SHARE_BOUNDS``, or ``low`` below)."""
     share = 1.0 - float((1.0 - side_share) ** (2 / players))
-    low, high = SHARE_BOUNDS
-    return min(high, max(low, share))
+    return min(SHARE_BOUNDS[1], max(low, share))
 
 
 def call_chance(
     view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> float | None:
-    """The chance this seat's side wins what the pending call puts at stake (the hand, or the
-    envido) if it accepts, against the hidden hands weighed by the caller's likelihood (module
-    docstring); None when no drawn deal fits."""
-    hand = view["hand"]
-    caller = hand["pending_call"]["caller"]
-    ladder = hand["pending_call"]["ladder"]
-    side = view["side"]
+    """The chance this seat's side wins the hand if it accepts the pending truco call, against the
+    hidden hands weighed by the caller's likelihood (module docstring); None when no drawn deal
+    fits."""
+    caller = view["hand"]["pending_call"]["caller"]
     fits = announced(view, caller)
-    share = caller_share(call_share(history, caller % 2, ladder), view["rules"]["players"])
+    share = caller_share(call_share(history, caller % 2, "truco"), view["rules"]["players"])
     strengths: list[float] = []  # per deal kept, the caller's reading of it
     wins: list[float] = []
-    for held, dealt in deals(view, rng, fits):
-        if ladder == "truco":
-            strengths.append(caller_chance(view, caller, held[caller]))
-            wins.append(playout(view, held))
-        else:
-            strengths.append(envido_share(view["rules"]["deck"])[envido_of(dealt[caller])])
-            wins.append(float(envido_winner(dealt, hand["mano"], range(len(dealt)))[0] == side))
+    for held, _ in deals(view, rng, fits):
+        strengths.append(caller_chance(view, caller, held[caller]))
+        wins.append(playout(view, held))
     if not wins:
         return None
-    if ladder == "truco":
-        weights = truco_weights(strengths, share)
-    else:
-        weights = [strength ** (1.0 / share - 1.0) for strength in strengths]
+    weights = truco_weights(strengths, share)
     return sum(w * win for w, win in zip(weights, wins, strict=True)) / sum(weights)
 
 
@@ -153,8 +134,8 @@ def deals(
     samples: int = SAMPLES,
 ) -> Iterator[tuple[dict[int, list[str]], list[list[str]]]]:
     """Up to ``samples`` deals of the cards this seat has not seen that ``fits`` (``announced``)
-    keeps, in ``DRAWS`` tries: per deal, every seat's unplayed cards (this seat's own) and every
-    seat's dealt cards."""
+    keeps, in ``DRAWS`` tries (or 8 a deal asked for, if more): per deal, every seat's unplayed
+    cards (this seat's own) and every seat's dealt cards."""
     hand = view["hand"]
     seat, players = view["seat"], view["rules"]["players"]
     others = [other for other in range(players) if other != seat]
@@ -165,7 +146,7 @@ def deals(
     unseen = [card for card in DECKS[view["rules"]["deck"]] if card not in seen]
     counts = [hand["cards_left"][other] for other in others]
     kept = 0
-    for _ in range(DRAWS):
+    for _ in range(max(DRAWS, 8 * samples)):  # about 8 tries a deal, as 400 for 48
         drawn = iter(rng.sample(unseen, sum(counts)))
         held = {
             other: [next(drawn) for _ in range(count)]

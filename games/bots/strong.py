@@ -42,8 +42,9 @@ generic rule written for the playouts (``reading.pick``). The training played th
 Over the strategy sit a few sound rules. Actions it plays less than ``THRESHOLD`` of the time are
 dropped (thresholding, Ganzfried and Sandholm, AAMAS 2012: in an abstracted, not quite converged
 strategy they are mostly noise). A falta worth more than 4 points and a joc fora are called only
-with the top hands and accepted only with hands that beat such a range (``big_bet_rule``: a bet of
-up to a cama against a refusal worth 1 to 7 pays as a bluff only if refused nearly always). The mazo
+with the top hands (``big_bet_rule``: a bet of up to a cama against a refusal worth 1 to 7 pays as
+a bluff only if refused nearly always); a joc fora is accepted only with hands that beat such a
+range, a falta by the reading below, or by that rule when nothing is read. The mazo
 is never chosen unless it is the only action: folding scores the other side the truco value, as
 losing the hand would, and gives up the chance to win it. No quiero is never chosen when the refusal
 alone would give the other side the cama (``refusal_loses``). A key that the training did not visit
@@ -53,16 +54,19 @@ pica-pica duel), falls back to ``basic.choose``, its cards still by ``card_play`
 **What is read at play.** The abstraction sees a truco or envido call only as "a call is
 pending", and self-play taught it to answer the calls of a player who calls as often as it does
 itself, which is very often: against players who call on their cards it accepted hands that lose.
-So an answer to a truco call, and with 2 players to an envido call (not a falta or a joc fora),
-is checked against
-``reading.call_chance``: the chance to win what the call puts at stake, from the caller's hands
-drawn to fit what the table announced and weighed by how likely each is to make such a call — a
-likelihood whose one parameter is fit to this opponent's own calls in the match so far (the
-share of hands in which it called), from the history: the only thing the bot reads there. Below
-the chance at which accepting loses less than refusing (a quarter for a truco: accepting plays
-for 2, refusing gives 1) it refuses; above, it does not refuse, and it raises as the strategy
-mixes only when the stake is more likely won than lost (``RAISE_READ``). No bot of ours is the
-model, only the opponent's own share of hands with a call: see ``reading``.
+So an answer to a truco call is checked against ``reading.call_chance``, and an answer to an
+envido call (any table size, the falta too) against ``envido_reading.envido_chance``: the chance
+to win what the call puts at stake, from the hidden hands drawn to fit what the table announced
+and weighed by how likely each is to have made the actions seen — for the truco the caller's call,
+for the envido every other seat's opening, raise or pass in this hand, partners' included (a
+side's envido is the best of its members', RULES.md §5.2) — a likelihood fit to each side's own
+calls in the match so far (the shares of its decisions with a call, and for the envido the share
+of its bluffs among the hands it showed), from the history. Below the chance at which accepting
+is expected to lose more than refusing (a quarter for a truco: accepting plays for 2, refusing
+gives 1; for a falta, what each side would score) it does not accept; above, it does not refuse.
+A truco it raises as the strategy mixes only when the hand is more likely won than lost
+(``RAISE_READ``); an envido's raises stay the strategy's (``answer_read``). No bot of ours is the
+model, only each side's own calls: see ``reading`` and ``envido_reading``.
 """
 
 from __future__ import annotations
@@ -75,10 +79,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games.engine import Action
-from games.engine.scoring import ENVIDO_CALL_POINTS, envido_refused_points
+from games.engine import Action, Rules
+from games.engine.scoring import ENVIDO_CALL_POINTS, envido_refused_points, falta_points
 
-from . import basic, card_play, reading
+from . import basic, card_play, envido_reading, reading
 
 #: The shipped strategy (``train_strong.py`` writes it).
 POLICY_PATH = Path(__file__).with_name("strong_policy.json")
@@ -172,52 +176,78 @@ def played(
 
 
 def by_reading(answer: str | None, actions: Sequence[str], kept: list[int]) -> list[int]:
-    """The weights left by ``answer_read``'s answer: only the refusal, or no refusal (and no raise
-    when the answer is ``quiero``)."""
+    """The weights left by ``answer_read``'s answer: ``no_quiero`` only the refusal, ``quiero``
+    neither the refusal nor a raise, ``raise`` no refusal, ``no_quiero_or_raise`` no quiero (the
+    others as the strategy mixes them; if it mixes none of them, the answer named first)."""
     if answer is None:
         return kept
     if answer == "no_quiero":
         return [int(name == "no_quiero") for name in actions]
-    raises = ("up", *ENVIDO_CALLS) if answer == "quiero" else ()
-    weights = [
-        0 if name == "no_quiero" or name in raises else w
-        for name, w in zip(actions, kept, strict=True)
-    ]
-    return weights if any(weights) else [int(name == "quiero") for name in actions]
+    dropped = {
+        "quiero": ("no_quiero", "up", *ENVIDO_CALLS),
+        "raise": ("no_quiero",),
+        "no_quiero_or_raise": ("quiero",),
+    }[answer]
+    weights = [0 if name in dropped else w for name, w in zip(actions, kept, strict=True)]
+    fallback = "no_quiero" if answer == "no_quiero_or_raise" else "quiero"
+    return weights if any(weights) else [int(name == fallback) for name in actions]
 
 
 def answer_read(
     view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> str | None:
-    """The answer to a truco or envido call by ``reading.call_chance``, the chance to win what it
-    puts at stake against the hands that make such a call: ``no_quiero`` below the chance at
-    which accepting loses less than refusing, else ``quiero``, or ``raise`` (a raise as the
-    strategy mixes it, or quiero) once the stake is more likely won than lost; None when there is
-    no reading (a joc fora is left to ``big_bet_rule``)."""
-    stakes = answer_stakes(view) if reading.readable(view) else None
+    """The answer to a call by the chance to win what it puts at stake, read from the table
+    (``reading.call_chance`` for a truco, ``envido_reading.envido_chance`` for an envido), for
+    ``by_reading``: below the chance at which accepting is expected to lose more than refusing,
+    no quiero (a truco: nothing but the refusal; an envido: the refusal, or a raise as the
+    strategy mixes it); above, no refusal (a truco: and no raise until the hand is more likely
+    won than lost, ``RAISE_READ``). None when there is no reading (a joc fora is left to
+    ``big_bet_rule``).
+
+    An envido's raises stay the strategy's either way: a raise is answered by the other side's
+    own envido, which the reading of its call does not tell, and is a bluff the learned strategy
+    mixes (weighing each raise by the other side's refusals measured worse, bench/README.md).
+    """
+    stakes = answer_stakes(view)
     if stakes is None:
         return None
-    chance = reading.call_chance(view, history, rng)
+    envido = envido_reading.readable(view)
+    if envido:
+        chance = envido_reading.envido_chance(view, history, rng)
+    elif reading.readable(view):
+        chance = reading.call_chance(view, history, rng)
+    else:
+        return None
     if chance is None:
         return None
-    accepted, refused = stakes
-    if chance < (accepted - refused) / (2 * accepted):
-        return "no_quiero"
-    return "quiero" if chance < RAISE_READ else "raise"
+    won, lost, refused = stakes
+    if chance * won - (1 - chance) * lost < -refused:
+        return "no_quiero_or_raise" if envido else "no_quiero"
+    return "raise" if envido or chance >= RAISE_READ else "quiero"
 
 
-def answer_stakes(view: Mapping[str, Any]) -> tuple[int, int] | None:
-    """The points a quiero plays for and those a no quiero gives away (RULES.md §5.1, §5.2);
-    None for a joc fora (a cama)."""
+def answer_stakes(view: Mapping[str, Any]) -> tuple[int, int, int] | None:
+    """The points a quiero wins, those it loses, and those a no quiero gives away (RULES.md §5.1,
+    §5.2); None for a joc fora (a cama)."""
     hand = view["hand"]
     pending = hand["pending_call"]
     if pending["ladder"] == "envido":
         calls = hand["envido"]["calls"]
-        return sum(ENVIDO_CALL_POINTS[call] for call in calls), envido_refused_points(calls)
+        return (*envido_stakes(view, calls), envido_refused_points(calls))
     called = _called_level(pending["call"])
     if called > len(TRUCO_CALLS):
         return None
-    return called, hand["truco"]["level"]  # the caller scores the level accepted before
+    return called, called, hand["truco"]["level"]  # the caller scores the level accepted before
+
+
+def envido_stakes(view: Mapping[str, Any], calls: Sequence[str]) -> tuple[int, int]:
+    """The points an accepted envido of ``calls`` wins for this side and those it loses: the sum
+    of the calls, or a falta's worth to the side that wins it (RULES.md §5.2)."""
+    if calls[-1] != "falta_envido":
+        accepted = sum(ENVIDO_CALL_POINTS[call] for call in calls)
+        return accepted, accepted
+    rules, scores, side = Rules.from_json(view["rules"]), view["scores"], view["side"]
+    return falta_points(rules, scores, side), falta_points(rules, scores, 1 - side)
 
 
 def big_bet_rule(view: Mapping[str, Any], name: str) -> int:

@@ -14,7 +14,7 @@ import pytest
 
 from games import bots
 from games import engine as E
-from games.bots import basic, card_play, reading, strong, styles, train_strong
+from games.bots import basic, card_play, envido_reading, reading, strong, styles, train_strong
 
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
 #: The flor (RULES.md §5.3) and six-player tables with and without pica-pica (§9), in short
@@ -162,19 +162,28 @@ def test_strong_and_the_styles_act_legally_and_blind(preset: str, players: int, 
 
 
 def test_strong_reads_its_view_and_of_the_history_only_the_calls() -> None:
-    """Of the history it reads only which side called on which ladder in which hand (the reading
-    of a call, games/bots/reading.py): the same view, those events alone and the same seed give
-    the same action; and some of its answers do read them."""
-    kept = ("truco_called", "envido_called", "hand_ended")
+    """Of the history it reads only the calls, answers and passes in each hand and the cards shown
+    (the reading of a call, games/bots/reading.py and envido_reading.py): the same view, those
+    events alone and the same seed give the same action; and some of its answers do read them."""
+    kept = (
+        "truco_called",
+        "envido_called",
+        "envido_passed",
+        "envido_accepted",
+        "envido_refused",
+        "card_played",
+        "hand_ended",
+    )
     read = 0
     for preset, players in TABLES:
         for index, decision in enumerate(decisions(preset, players)):
-            if index % 4 and not reading.readable(decision.view):
+            readable = reading.readable(decision.view) or envido_reading.readable(decision.view)
+            if index % 4 and not readable:
                 continue
             first = strong.choose(decision.view, decision.history, random.Random(3))
             calls = [event for event in decision.history if event["type"] in kept]
             assert strong.choose(decision.view, calls, random.Random(3)) == first
-            read += reading.readable(decision.view) and len(decision.view["legal_actions"]) > 1
+            read += readable and len(decision.view["legal_actions"]) > 1
     assert read > 50
 
 
@@ -261,8 +270,9 @@ def test_strong_never_refuses_a_call_whose_refusal_loses_the_cama() -> None:
 
 
 def test_a_big_falta_is_accepted_only_with_a_top_envido() -> None:
-    """argentino, 2 players, 0-0: a falta is worth 15; a 28 refuses it (the learned strategy alone
-    would mostly accept), a 32 never does."""
+    """argentino, 2 players, 0-0: a falta is worth 15, and from a caller not seen before it is
+    read as a top hand (a falta is a rarer call than an envido); a 28 refuses it (the learned
+    strategy alone would mostly accept), a 32 never does."""
     rules = E.PRESETS["argentino"]
     for answer, refused in ((["7O", "1O", "2C"], True), (["7O", "5O", "2C"], False)):
         state = E.start(E.start_match(rules))
@@ -271,7 +281,8 @@ def test_a_big_falta_is_accepted_only_with_a_top_envido() -> None:
             state = E.evolve(state, event)
         view = E.view_for(state, 1)
         assert strong.falta_size(view) == 2
-        picks = {strong.choose(view, [], random.Random(seed)).type for seed in range(40)}
+        seen = [{"type": "envido_called", "seat": 0, "call": "falta_envido"}]
+        picks = {strong.choose(view, seen, random.Random(seed)).type for seed in range(40)}
         assert picks == {"no_quiero"} if refused else "no_quiero" not in picks
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from games import engine as E
-from games.bots import basic, reading, strong
+from games.bots import basic, envido_reading, reading, strong
 from games.engine.events import HandEnded
 
 
@@ -131,8 +131,9 @@ def test_a_call_from_a_seldom_caller_is_read_as_stronger() -> None:
 
 
 def test_strong_answers_a_call_by_its_reading() -> None:
-    """argentino, 2 players, 0-0, seat 0 calls: with the worst cards seat 1 always refuses, with
-    the best it never does, the truco and the envido alike."""
+    """argentino, 2 players, 0-0, seat 0 calls: with the worst cards seat 1 never accepts (a
+    truco it refuses; an envido it refuses, or raises as the strategy mixes it), with the best it
+    never refuses, the truco and the envido alike."""
     worst, best = ["4C", "5O", "6B"], ["1E", "1B", "7E"]
     for ladder, moves in (
         ("truco", [(0, "paso"), (1, "paso"), (0, "truco")]),
@@ -144,6 +145,12 @@ def test_strong_answers_a_call_by_its_reading() -> None:
         ):
             state = after("argentino", [["3O", "12O", "2B"], cards], moves)
             view = E.view_for(state, 1)
-            assert reading.readable(view)
-            picks = {strong.choose(view, [], random.Random(seed)).type for seed in range(30)}
-            assert (picks == {"no_quiero"}) if refuses else ("no_quiero" not in picks), picks
+            assert (reading if ladder == "truco" else envido_reading).readable(view)
+            seen = [{"type": f"{ladder}_called", "seat": 0, "call": moves[-1][1]}]
+            picks = {strong.choose(view, seen, random.Random(seed)).type for seed in range(30)}
+            if not refuses:
+                assert "no_quiero" not in picks, picks
+            elif ladder == "truco":
+                assert picks == {"no_quiero"}, picks
+            else:
+                assert "quiero" not in picks and "no_quiero" in picks, picks
