@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from games import engine
@@ -164,12 +164,13 @@ def project(snapshot: Snapshot, cursor: Cursor, player_id: int) -> tuple[list[by
     projection = snapshot.projections[seat]
     chunks = list(projection.events)
     after = cursor.after if snapshot.last_seq is None else snapshot.last_seq
-    cursor = replace(cursor, after=after, mark=snapshot.mark)
+    # One new cursor a wake, made directly: at 20 readers a move ``dataclasses.replace`` (twice)
+    # was a few per cent of the streams process's CPU (bench/README.md, "CPU a delivery").
     if not snapshot.complete:
-        return chunks, cursor
+        return chunks, Cursor(cursor.game_id, after, cursor.tag, snapshot.mark, cursor.over)
     if projection.tag != cursor.tag and projection.view is not None:
         chunks.append(projection.view)
-    return chunks, replace(cursor, tag=projection.tag, over=snapshot.over)
+    return chunks, Cursor(cursor.game_id, after, projection.tag, snapshot.mark, snapshot.over)
 
 
 def catch_up(cursor: Cursor, player: Player) -> tuple[list[bytes], Cursor]:
@@ -190,11 +191,13 @@ def _event(item: dict[str, Any]) -> bytes:
 def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIterator[bytes]:
     """Catch up, then follow: until the game is over, the token revoked, or the client gone."""
 
+    here = hub.hub()
+
     async def step(watch: hub.Watch) -> Step:
         nonlocal cursor
         try:
             key = (cursor.game_id, cursor.after)
-            snapshot = await hub.hub().read(read_many, key, watch)
+            snapshot = await here.read(read_many, key, watch)
             if snapshot is None:
                 raise GameNotFound()
             chunks, cursor = project(snapshot, cursor, player.pk)
