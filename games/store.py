@@ -202,12 +202,7 @@ def _loaded(
     order) as a cursor of ``db`` gives them, each converted as Django's compiler converts a
     column (the backend's converters, the field's ``from_db_value``: SQLite's times come back as
     text)."""
-    converted = list(values)
-    for index, field in enumerate(fields):
-        column = field.cached_col  # a plain column: its converters are its field's
-        for convert in (*db.ops.get_db_converters(column), *field.get_db_converters(db)):
-            converted[index] = convert(converted[index], column, db)
-    return model.from_db(db.alias, [field.attname for field in fields], converted)
+    return _instances(model, fields, [tuple(values)], db)[0]
 
 
 def _etag_parts(found: str | None) -> EtagParts | None:
@@ -433,6 +428,104 @@ def load_event_ranges(
         for row in GameEvent.objects.raw(_EVENTS_IN.format(where), params):
             found[row.game_id].append(row)
     return found
+
+
+def read_games_and_events(
+    keys: Sequence[tuple[GameId, int]], most: int
+) -> tuple[list[Game], dict[uuid.UUID, list[GameEvent]]]:
+    """For a streams process's gathered read: the games of ``keys`` (game id, the last seq a
+    reader has) that exist, each with its seats, and each key's next events, at most ``most``
+    (the caller keeps those up to the game row's version: the events' statement may see a later
+    commit than the games' one; the log only grows, so nothing before that version is missed).
+
+    On PostgreSQL the three statements go in one pipeline, one round trip for the whole read
+    instead of three (each a wait for the server and for the reading thread to run again), and
+    their rows become instances by ``Model.from_db`` with the converters found once a read
+    (``raw()`` maps the columns to fields again for every statement: bench/README.md, "The
+    gathered read"). Elsewhere (SQLite) the same result from ``get_games`` and
+    ``load_event_ranges``."""
+    wanted = list(dict.fromkeys((_key(game_id), after) for game_id, after in keys))
+    ids = list(dict.fromkeys(pk for pk, _ in wanted))
+    if connection.vendor != "postgresql":
+        ranges = [(pk, after, after + most) for pk, after in wanted]
+        return get_games(ids), load_event_ranges(ranges)
+    params: list[Any] = [[pk for pk, _ in wanted], [after for _, after in wanted], most]
+    # The errors of a pipeline come at its end, outside the cursors' own wrapping: Django's
+    # error classes for them too (a read thread retries on a dead connection, streams/hub.py).
+    with (
+        connection.wrap_database_errors,
+        connection.cursor() as games_read,
+        connection.cursor() as seats_read,
+        connection.cursor() as events_read,
+    ):
+        with connection.connection.pipeline():
+            games_read.execute(_GAMES_ANY, [ids])
+            seats_read.execute(_SEATS_ANY, [ids])
+            events_read.execute(_EVENTS_AFTER, params)
+        games = _instances(Game, _GAME_FIELDS, games_read.fetchall(), connection)
+        seats = _instances(Seat, _SEAT_FIELDS, seats_read.fetchall(), connection, _NAMES)
+        events = _instances(GameEvent, _EVENT_FIELDS, events_read.fetchall(), connection)
+    seats_by_game: dict[Any, list[Seat]] = {game.pk: [] for game in games}
+    for seat in seats:  # in (game, number) order
+        seats_by_game[seat.game_id].append(seat)
+    for game in games:
+        game.seats_read = seats_by_game[game.pk]
+    found: dict[uuid.UUID, list[GameEvent]] = {game.pk: [] for game in games}
+    for row in events:  # in (game, seq) order; two keys of one game may both read a row
+        same_game = found[row.game_id]
+        if not same_game or same_game[-1].seq != row.seq:
+            same_game.append(row)
+    return games, found
+
+
+def _instances(
+    model: type[_M],
+    fields: Sequence[Field[Any, Any]],
+    rows: list[tuple[Any, ...]],
+    db: Any,
+    extra: Sequence[str] = (),
+) -> list[_M]:
+    """``model`` instances of rows holding ``fields``' columns in order, then the ``extra``
+    columns set as attributes (as ``raw()`` sets a column that is no field), each value
+    converted as Django's compiler converts a column, the converters found once a call."""
+    converting = [  # a field's plain column: its converters are its field's
+        (index, converters, field.cached_col)
+        for index, field in enumerate(fields)
+        if (converters := [*db.ops.get_db_converters(field.cached_col),
+                           *field.get_db_converters(db)])
+    ]  # fmt: skip
+    names = [field.attname for field in fields]
+    width = len(fields)
+    made = []
+    for row in rows:
+        values = list(row[:width])
+        for index, converters, column in converting:
+            for convert in converters:
+                values[index] = convert(values[index], column, db)
+        instance = model.from_db(db.alias, names, values)
+        for name, value in zip(extra, row[width:], strict=True):
+            setattr(instance, name, value)
+        made.append(instance)
+    return made
+
+
+_GAME_FIELDS = [field for field in Game._meta.concrete_fields if field.name != "snapshot"]
+_SEAT_FIELDS = Seat._meta.concrete_fields
+_EVENT_FIELDS = GameEvent._meta.concrete_fields
+_NAMES = ("display_name", "username")  # the seat's player's, for ``seat_names``
+# PostgreSQL only (``read_games_and_events``): one text a statement whatever the number of keys,
+# so each is prepared once (``prepare_threshold``).
+_GAMES_ANY = _GAME_READ + " WHERE id = ANY(%s)"
+_SEATS_ANY = (
+    "SELECT {}, p.display_name, p.username"
+    " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
+    " WHERE s.game_id = ANY(%s) ORDER BY s.game_id, s.number"
+).format(", ".join(f"s.{field.column}" for field in _SEAT_FIELDS))
+_EVENTS_AFTER = (
+    "SELECT {} FROM unnest(%s::uuid[], %s::integer[]) AS k(game_id, after)"
+    " JOIN games_gameevent e ON e.game_id = k.game_id AND e.seq > k.after"
+    " AND e.seq <= k.after + %s ORDER BY e.game_id, e.seq"
+).format(", ".join(f"e.{field.column}" for field in _EVENT_FIELDS))
 
 
 class Recorder:

@@ -81,6 +81,13 @@ def main() -> None:
     tag = host.get(f"/api/games/{game_id}")["ETag"]
     assert poll(game_id, host_token, tag) == 304
     assert poll(game_id, host_token, 'W/"stale"') == 200
+    # The stream, read through WSGI: the log after seq 2 then the view (the streams' read,
+    # games/store.py read_games_and_events, on SQLite).
+    version = host.get(f"/api/games/{game_id}").json()["version"]
+    stream = host.get(f"/api/games/{game_id}/stream?after=2").content
+    ids = [int(line[4:]) for line in stream.decode().splitlines() if line.startswith("id: ")]
+    assert ids == list(range(3, version + 1)), (ids, version)
+    assert b"event: view" in stream
     print(f"ok: {actions} actions")
 
 

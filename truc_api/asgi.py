@@ -15,6 +15,8 @@ from typing import Any
 import django
 from django.core.handlers.asgi import ASGIHandler
 
+from truc_api import collector
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "truc_api.settings")
 
 
@@ -35,3 +37,4 @@ class StreamsASGIHandler(ASGIHandler):
 
 django.setup(set_prefix=False)
 application = StreamsASGIHandler()
+collector.tune()  # last: what start-up loaded is frozen (truc_api/collector.py)

@@ -352,6 +352,11 @@ STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
 # was published, received, read and handed to the server (streams/delivery_clock.py). For
 # bench/streams.py only; empty (production): nothing is kept.
 STREAM_DELIVERY_LOG = env.str("STREAM_DELIVERY_LOG", default="")
+# The streams process's garbage collector (truc_api/collector.py, applied in truc_api/asgi.py):
+# freeze what start-up loaded, so that no collection walks it again, and collect the youngest
+# generation after this many new objects instead of Python's 700 (0: Python's own).
+STREAMS_GC_FREEZE = env.bool("STREAMS_GC_FREEZE", default=True)
+STREAMS_GC_THRESHOLD = env.int("STREAMS_GC_THRESHOLD", default=50000)
 # What a stream tells EventSource to wait before reconnecting after a drop.
 STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
 # The streams are Django async views, which drf-spectacular does not see: a hook documents them.

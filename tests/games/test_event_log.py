@@ -212,3 +212,39 @@ def test_event_log_a_kept_state_folded_on_by_new_events_is_the_fold_at_their_ver
     with django_capture_on_commit_callbacks(execute=True), django_assert_num_queries(0):
         assert store.states_after([game], rows) == [truth]
     assert store.recent_state(game.pk, game.version) == truth, "kept at its new version"
+
+
+def _fields(instance: Any) -> dict[str, Any]:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.fields
+            if field.attname in instance.__dict__}  # fmt: skip
+
+
+def test_event_log_the_streams_read_gives_what_the_ordinary_reads_give(
+    table: Callable[..., tuple[str, list[Client]]],
+) -> None:
+    game_id, clients = table("valenciano", players=2)
+    other_id, _ = table("argentino", players=2)
+    for _ in range(3):
+        view = clients[0].get(f"/api/games/{game_id}").json()
+        mover = view["state"]["turn"]
+        action = clients[mover].get(f"/api/games/{game_id}").json()["state"]["legal_actions"][0]
+        assert clients[mover].act(game_id, action, view["version"]).status_code == 201
+    ids = [uuid.UUID(game_id), uuid.UUID(other_id)]
+    games = store.get_games(ids)
+    versions = {game.pk: game.version for game in games}
+    # Two readers of one game at different cursors, one of the other, and a game that is gone.
+    keys = [(ids[0], 0), (ids[0], 2), (ids[1], 1), (uuid.uuid4(), 0)]
+
+    read, events = store.read_games_and_events(keys, most=3)
+
+    by_id = {game.pk: game for game in read}
+    assert set(by_id) == set(ids)
+    for game in games:
+        assert _fields(by_id[game.pk]) == _fields(game)
+        assert [(_fields(s), store.seat_names(s)) for s in store.seats_of(by_id[game.pk])] == [
+            (_fields(s), store.seat_names(s)) for s in store.seats_of(game)
+        ]
+    assert versions[ids[0]] >= 4  # the two readers' ranges (1-3, 3-5) overlap
+    expected = store.load_event_ranges([(ids[0], 0, 5), (ids[1], 1, 4)])
+    for pk in ids:  # each event once, in seq order, as the ordinary read makes it
+        assert [_fields(row) for row in events[pk]] == [_fields(row) for row in expected[pk]]
