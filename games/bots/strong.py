@@ -61,12 +61,13 @@ and weighed by how likely each is to have made the actions seen — for the truc
 for the envido every other seat's opening, raise or pass in this hand, partners' included (a
 side's envido is the best of its members', RULES.md §5.2) — a likelihood fit to each side's own
 calls in the match so far (the shares of its decisions with a call, and for the envido the share
-of its bluffs among the hands it showed), from the history. Below the chance at which accepting
-is expected to lose more than refusing (a quarter for a truco: accepting plays for 2, refusing
-gives 1; for a falta, what each side would score) it does not accept; above, it does not refuse.
-A truco it raises as the strategy mixes only when the hand is more likely won than lost
-(``RAISE_READ``); an envido's raises stay the strategy's (``answer_read``). No bot of ours is the
-model, only each side's own calls: see ``reading`` and ``envido_reading``.
+of its bluffs among the hands it showed), from the history. A truco: below the chance at which
+accepting is expected to lose more than refusing (a quarter: accepting plays for 2, refusing gives
+1) it refuses; above, it does not, and raises as the strategy mixes only when the hand is more
+likely won than lost (``RAISE_READ``). An envido: the answer with the most points expected
+(``envido_answer``), a raise weighed by how often the other side has refused one over its own
+call. No bot of ours is the model, only each side's own calls: see ``reading`` and
+``envido_reading``.
 """
 
 from __future__ import annotations
