@@ -164,8 +164,9 @@ def project(snapshot: Snapshot, cursor: Cursor, player_id: int) -> tuple[list[by
     projection = snapshot.projections[seat]
     chunks = list(projection.events)
     after = cursor.after if snapshot.last_seq is None else snapshot.last_seq
-    # One new cursor a wake, made directly: at 20 readers a move ``dataclasses.replace`` (twice)
-    # was a few per cent of the streams process's CPU (bench/README.md, "CPU a delivery").
+    # One new cursor a wake, made directly: this runs for every reader of every move, and
+    # ``dataclasses.replace`` (twice) showed in the streams process's profile (bench/README.md,
+    # streams: "CPU a delivery").
     if not snapshot.complete:
         return chunks, Cursor(cursor.game_id, after, cursor.tag, snapshot.mark, cursor.over)
     if projection.tag != cursor.tag and projection.view is not None:
