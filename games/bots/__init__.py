@@ -10,9 +10,9 @@ always returns one of ``view["legal_actions"]`` as an ``engine.Action``. Levels 
 - ``random``: any legal action, uniformly (``random_bot``).
 - ``basic``: rules of thumb on card strength and envido value, deterministic (``basic``).
 - ``strong``: a mixed strategy for the calls learned by Monte Carlo CFR self-play, sampled, its
-  answers to a call checked against the chance to win it read from the caller's public actions
-  (``reading``); its cards chosen by playouts over deals of the unseen cards (``card_play``)
-  (``strong``, trained by ``train_strong``).
+  answers to a call checked against the chance to win it read from the table's public actions
+  (``reading``, ``envido_reading``); its cards chosen by playouts over deals of the unseen cards
+  (``card_play``) (``strong``, trained by ``train_strong``).
 
 ``styles`` holds human styles of play (cautious, aggressive, bluffer, accepts) that the bench
 plays against; they are not levels.

@@ -31,7 +31,10 @@ it):
 Both from priors worth a few decisions (``f`` a third, halved at each level up; ``b``
 ``BLUFF``). A side that calls on anything shows it in the hands played out, and its calls are
 read as holding anything; one that calls only on its best is read so; the partner's own actions
-are read the same way, by his side's.
+are read the same way, by his side's. ``envido_read`` also reads what a raise would meet, for
+``strong.envido_answer``: how often the other side refused a raise over its own call, and the
+chance to win against the hands of the seat that would answer it if he goes on (the same shape,
+fit to that side's answers).
 """
 
 from __future__ import annotations
@@ -88,6 +91,10 @@ class Shares:
         default_factory=lambda: {(k, level): Counts() for k in KINDS for level in range(3)}
     )
     shown: dict[str, Counts] = field(default_factory=lambda: {kind: Counts() for kind in KINDS})
+    #: Answers to a raise over the side's own call, those with a refusal; of the shown
+    #: bottom-half answers, those that went on (accepted or raised).
+    refused: Counts = field(default_factory=Counts)
+    shown_going_on: Counts = field(default_factory=Counts)
 
     def calling(self, kind: str, level: int, side: int, players: int) -> float:
         """``f``: the share of a seat's decisions of ``kind`` with a call of ``level`` or higher
@@ -112,13 +119,35 @@ def readable(view: Mapping[str, Any]) -> bool:
     return bool(pending is not None and pending["ladder"] == "envido" and hand["duelists"] is None)
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What ``envido_read`` reads: the chance that this side wins the envido if it accepts now,
+    the chance if it raises and the other side goes on (accepts or raises again), and the share
+    of this side's calls that the other side refuses."""
+
+    chance: float
+    chance_raised: float
+    refusal: float
+
+
 def envido_chance(
     view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> float | None:
     """The chance that this seat's side wins the envido if it is accepted now (module docstring);
     None when no drawn deal fits."""
+    found = envido_read(view, history, rng)
+    return None if found is None else found.chance
+
+
+def envido_read(
+    view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
+) -> Reading | None:
+    """``envido_chance`` and, over the same deals, what a raise would meet (``Reading``): the
+    seat that would answer it goes on with the likelihood of a value caller who also bluffs, fit
+    to his side's answers (the share of the raises over its own calls that it did not refuse;
+    the share of its shown bottom-half answers that went on); None when no drawn deal fits."""
     hand = view["hand"]
-    players = view["rules"]["players"]
+    players, side = view["rules"]["players"], view["side"]
     share = reading.envido_share(view["rules"]["deck"])
     shares, actions = read_history(history, share)
     read = [
@@ -127,19 +156,35 @@ def envido_chance(
         if seat != view["seat"]  # his own envido he knows
     ]
     counted = [seat for seat in range(players) if seat not in hand["folded"]]
+    answerer = next(
+        seat
+        for step in range(1, players)
+        if (seat := (view["seat"] + step) % players) % 2 != side and seat in counted
+    )
+    refusal = shares.refused.share(1 - side, PRIOR_SHARE)
+    going_on = shares.shown_going_on.share(1 - side, BLUFF)
+    going_on = min(going_on, 1.0 - refusal)
+    top = max(0.0, (1.0 - refusal - going_on) / (1.0 - going_on))
     fits = reading.announced(view, hand["pending_call"]["caller"])
     weights: list[float] = []
+    raised: list[float] = []
     wins: list[float] = []
     for _, dealt in reading.deals(view, rng, fits, SAMPLES):
         weight = 1.0
-        for seat, (bluff, top), called in read:
-            calls = 1.0 if share[envido_of(dealt[seat])] >= 1.0 - top else bluff
+        for seat, (bluff, calls_top), called in read:
+            calls = 1.0 if share[envido_of(dealt[seat])] >= 1.0 - calls_top else bluff
             weight *= calls if called else max(FLOOR, 1.0 - calls)
         weights.append(weight)
-        wins.append(float(envido_winner(dealt, hand["mano"], counted)[0] == view["side"]))
+        goes_on = share[envido_of(dealt[answerer])] >= 1.0 - top
+        raised.append(weight * (1.0 if goes_on else going_on))
+        wins.append(float(envido_winner(dealt, hand["mano"], counted)[0] == side))
     if not weights:
         return None
-    return sum(w * win for w, win in zip(weights, wins, strict=True)) / sum(weights)
+    return Reading(chance=_mean(weights, wins), chance_raised=_mean(raised, wins), refusal=refusal)
+
+
+def _mean(weights: Sequence[float], values: Sequence[float]) -> float:
+    return sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
 
 
 def caller_model(
@@ -184,6 +229,11 @@ def read_history(
     return shares, actions
 
 
+def _called_before(actions: Sequence[Action], side: int) -> bool:
+    """Whether ``side`` opened or raised in ``actions`` (its answer is then to a raise)."""
+    return any(seat % 2 == side and action in ("open", "raise") for seat, action, _ in actions)
+
+
 def _passes(kind: str, actions: Sequence[Action]) -> bool:
     return kind == "envido_passed" or (kind == "card_played" and not _opened(actions))
 
@@ -209,8 +259,12 @@ def _count_hand(
         if faced < 2:  # a falta has no raise
             for level in range(3):
                 shares.made["raise", level].add(1 - caller % 2, raised >= level)
-    for seat, action, _ in actions:
+    for index, (seat, action, _) in enumerate(actions):
+        kind = "raise" if action in KINDS["raise"] else "open"
+        if kind == "raise" and _called_before(actions[:index], seat % 2):
+            shares.refused.add(seat % 2, action == "refuse")
         shown = cards.get(seat, ())
         if len(shown) == 3 and share[envido_of(shown)] < 0.5:
-            kind = "raise" if action in KINDS["raise"] else "open"
             shares.shown[kind].add(seat % 2, action == KINDS[kind][0])
+            if kind == "raise":
+                shares.shown_going_on.add(seat % 2, action != "refuse")

@@ -61,12 +61,13 @@ and weighed by how likely each is to have made the actions seen — for the truc
 for the envido every other seat's opening, raise or pass in this hand, partners' included (a
 side's envido is the best of its members', RULES.md §5.2) — a likelihood fit to each side's own
 calls in the match so far (the shares of its decisions with a call, and for the envido the share
-of its bluffs among the hands it showed), from the history. Below the chance at which accepting
-is expected to lose more than refusing (a quarter for a truco: accepting plays for 2, refusing
-gives 1; for a falta, what each side would score) it does not accept; above, it does not refuse.
-A truco it raises as the strategy mixes only when the hand is more likely won than lost
-(``RAISE_READ``); an envido's raises stay the strategy's (``answer_read``). No bot of ours is the
-model, only each side's own calls: see ``reading`` and ``envido_reading``.
+of its bluffs among the hands it showed), from the history. A truco: below the chance at which
+accepting is expected to lose more than refusing (a quarter: accepting plays for 2, refusing gives
+1) it refuses; above, it does not, and raises as the strategy mixes only when the hand is more
+likely won than lost (``RAISE_READ``). An envido: the answer with the most points expected
+(``envido_answer``), a raise weighed by how often the other side has refused one over its own
+call. No bot of ours is the model, only each side's own calls: see ``reading`` and
+``envido_reading``.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def played(
     if not any(kept):  # the rule left only what the strategy seldom plays, or nothing it plays
         kept = [(w + 1) * a for w, a in zip(weights, allowed, strict=True)]
     if "no_quiero" in actions:
-        kept = by_reading(answer_read(view, history, rng), actions, kept)
+        kept = by_reading(answer_read(view, history, rng, actions), actions, kept)
     if "no_quiero" in actions and refusal_loses(view):
         # The refusal alone gives the other side the cama: any answer but that one.
         kept = [0 if name == "no_quiero" else w + 1 for name, w in zip(actions, kept, strict=True)]
@@ -177,53 +178,71 @@ def played(
 
 def by_reading(answer: str | None, actions: Sequence[str], kept: list[int]) -> list[int]:
     """The weights left by ``answer_read``'s answer: ``no_quiero`` only the refusal, ``quiero``
-    neither the refusal nor a raise, ``raise`` no refusal, ``no_quiero_or_raise`` no quiero (the
-    others as the strategy mixes them; if it mixes none of them, the answer named first)."""
+    neither the refusal nor a raise (if the strategy mixes neither, quiero), ``raise`` no
+    refusal, ``only:<action>`` that action alone."""
     if answer is None:
         return kept
+    if answer.startswith("only:"):
+        return [int(name == answer.removeprefix("only:")) for name in actions]
     if answer == "no_quiero":
         return [int(name == "no_quiero") for name in actions]
-    dropped = {
-        "quiero": ("no_quiero", "up", *ENVIDO_CALLS),
-        "raise": ("no_quiero",),
-        "no_quiero_or_raise": ("quiero",),
-    }[answer]
+    dropped = ("no_quiero", "up", *ENVIDO_CALLS) if answer == "quiero" else ("no_quiero",)
     weights = [0 if name in dropped else w for name, w in zip(actions, kept, strict=True)]
-    fallback = "no_quiero" if answer == "no_quiero_or_raise" else "quiero"
-    return weights if any(weights) else [int(name == fallback) for name in actions]
+    return weights if any(weights) else [int(name == "quiero") for name in actions]
 
 
 def answer_read(
-    view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
+    view: Mapping[str, Any],
+    history: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    actions: Sequence[str] = (),
 ) -> str | None:
-    """The answer to a call by the chance to win what it puts at stake, read from the table
-    (``reading.call_chance`` for a truco, ``envido_reading.envido_chance`` for an envido), for
-    ``by_reading``: below the chance at which accepting is expected to lose more than refusing,
-    no quiero (a truco: nothing but the refusal; an envido: the refusal, or a raise as the
-    strategy mixes it); above, no refusal (a truco: and no raise until the hand is more likely
-    won than lost, ``RAISE_READ``). None when there is no reading (a joc fora is left to
-    ``big_bet_rule``).
-
-    An envido's raises stay the strategy's either way: a raise is answered by the other side's
-    own envido, which the reading of its call does not tell, and is a bluff the learned strategy
-    mixes (weighing each raise by the other side's refusals measured worse, bench/README.md).
-    """
+    """The answer to a call by the chance to win what it puts at stake, read from the table, for
+    ``by_reading``. A truco (``reading.call_chance``): below the chance at which accepting is
+    expected to lose more than refusing, ``no_quiero``; above, no refusal, and no raise until the
+    hand is more likely won than lost (``RAISE_READ``). An envido: ``envido_answer``'s. None when
+    there is no reading (a joc fora is left to ``big_bet_rule``)."""
+    if envido_reading.readable(view):
+        return envido_answer(view, history, rng, actions)
     stakes = answer_stakes(view)
-    if stakes is None:
+    if stakes is None or not reading.readable(view):
         return None
-    envido = envido_reading.readable(view)
-    if envido:
-        chance = envido_reading.envido_chance(view, history, rng)
-    elif reading.readable(view):
-        chance = reading.call_chance(view, history, rng)
-    else:
-        return None
+    chance = reading.call_chance(view, history, rng)
     if chance is None:
         return None
     won, lost, refused = stakes
     if chance * won - (1 - chance) * lost < -refused:
-        return "no_quiero_or_raise" if envido else "no_quiero"
-    return "raise" if envido or chance >= RAISE_READ else "quiero"
+        return "no_quiero"
+    return "quiero" if chance < RAISE_READ else "raise"
+
+
+def envido_answer(
+    view: Mapping[str, Any],
+    history: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    actions: Sequence[str],
+) -> str | None:
+    """The answer to an envido call (``actions``: the abstract ones on offer) with the most
+    points expected by ``envido_reading.envido_read``: quiero wins or loses what the call is
+    worth by the chance to win it; no quiero gives away the refusal's points; a raise (one
+    ``big_bet_rule`` allows) wins the points so far when the other side refuses it, as often as
+    it has refused a raise over its own call, and plays for the raised stake, by the chance
+    against the hands that go on, when it does not (RULES.md §5.2). ``only:<action>``; None when
+    nothing is read."""
+    found = envido_reading.envido_read(view, history, rng)
+    stakes = answer_stakes(view)
+    if found is None or stakes is None:
+        return None
+    won, lost, refused = stakes
+    expected = {"quiero": found.chance * won - (1 - found.chance) * lost, "no_quiero": -refused}
+    calls = view["hand"]["envido"]["calls"]
+    for name in actions:
+        if name in ENVIDO_CALLS and big_bet_rule(view, name):
+            raised_won, raised_lost = envido_stakes(view, [*calls, name])
+            going_on = found.chance_raised * raised_won - (1 - found.chance_raised) * raised_lost
+            forfeit = envido_refused_points([*calls, name])
+            expected[name] = found.refusal * forfeit + (1 - found.refusal) * going_on
+    return "only:" + max(expected, key=lambda name: expected[name])
 
 
 def answer_stakes(view: Mapping[str, Any]) -> tuple[int, int, int] | None:

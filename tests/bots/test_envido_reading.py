@@ -116,3 +116,36 @@ def test_a_falta_from_a_side_that_raises_on_anything_is_accepted_at_a_team_table
     ):
         picks = {strong.choose(view, history + now, random.Random(seed)).type for seed in range(20)}
         assert picks == ({"quiero"} if accepts else {"no_quiero"}), picks
+
+
+def raised_hands(hands: int, refuses: bool) -> list[dict[str, Any]]:
+    """A history: seat 0 opens the envido, seat 1 raises it, and seat 0 refuses the raise or
+    accepts it, in each of ``hands`` finished hands."""
+    answer = (
+        {"type": "envido_refused", "seat": 0, "side": 0, "points": 2}
+        if refuses
+        else {"type": "envido_accepted", "seat": 0, "winner": 0, "value": 30, "points": 4}
+    )
+    history: list[dict[str, Any]] = []
+    for _ in range(hands):
+        history.append({"type": "envido_called", "seat": 0, "call": "envido"})
+        history.append({"type": "envido_called", "seat": 1, "call": "envido"})
+        history += [answer, {"type": "hand_ended"}]
+    return history
+
+
+def test_a_raise_is_weighed_by_how_often_the_other_side_refuses_one() -> None:
+    """argentino, 2 players, 0-0, seat 0 opens the envido and seat 1 holds a 6: against a side
+    that has accepted every raise over its own call, a raise plays 4 points at a poor chance and
+    the answer is no quiero; against one that has refused every such raise, the raise wins 2
+    points most of the time and is the answer."""
+    state = E.start(E.start_match(E.PRESETS["argentino"]))
+    state = E.evolve(state, E.deal_hands(state, [["3O", "12O", "2B"], LOW]))
+    for event in E.decide(state, 0, E.Action("envido")):
+        state = E.evolve(state, event)
+    view = E.view_for(state, 1)
+    now = [{"type": "envido_called", "seat": 0, "call": "envido"}]
+    for refuses, answer in ((False, "no_quiero"), (True, "envido")):
+        history = raised_hands(10, refuses) + now
+        picks = {strong.choose(view, history, random.Random(seed)).type for seed in range(20)}
+        assert picks == {answer}, picks
