@@ -253,21 +253,21 @@ def _key(game_id: GameId) -> Any:
 
 # The statements of an action's hot path, written out: building each through the ORM's compiler
 # cost several times what running it costs (bench/README.md, "The floor").
+_GAME_FIELDS = [field for field in Game._meta.concrete_fields if field.name != "snapshot"]
 _GAME_READ = "SELECT {} FROM games_game".format(
-    ", ".join(str(field.column) for field in Game._meta.concrete_fields if field.name != "snapshot")
+    ", ".join(str(field.column) for field in _GAME_FIELDS)
 )
 _GAME = _GAME_READ + " WHERE id = %s"
-_SEATS = (
-    "SELECT s.*, p.display_name, p.username"
+# A seat with its player's names (``seat_names``), the players' columns after the seat's.
+_SEAT_AND_NAMES = (
+    "SELECT {}, p.display_name, p.username"
     " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
-    " WHERE s.game_id = %s ORDER BY s.number"
 )
+_SEATS = _SEAT_AND_NAMES.format("s.*") + " WHERE s.game_id = %s ORDER BY s.number"
 _OVERDUE = _GAME_READ + " WHERE status = %s AND deadline <= %s ORDER BY deadline LIMIT %s"
 _EVENTS_IN = "SELECT * FROM games_gameevent WHERE {} ORDER BY game_id, seq"
 _SEATS_OF_GAMES = (
-    "SELECT s.*, p.display_name, p.username"
-    " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
-    " WHERE s.game_id IN ({}) ORDER BY s.game_id, s.number"
+    _SEAT_AND_NAMES.format("s.*") + " WHERE s.game_id IN ({}) ORDER BY s.game_id, s.number"
 )
 
 
@@ -509,7 +509,6 @@ def _instances(
     return made
 
 
-_GAME_FIELDS = [field for field in Game._meta.concrete_fields if field.name != "snapshot"]
 _SEAT_FIELDS = Seat._meta.concrete_fields
 _EVENT_FIELDS = GameEvent._meta.concrete_fields
 _NAMES = ("display_name", "username")  # the seat's player's, for ``seat_names``
@@ -517,10 +516,9 @@ _NAMES = ("display_name", "username")  # the seat's player's, for ``seat_names``
 # so each is prepared once (``prepare_threshold``).
 _GAMES_ANY = _GAME_READ + " WHERE id = ANY(%s)"
 _SEATS_ANY = (
-    "SELECT {}, p.display_name, p.username"
-    " FROM games_seat s JOIN players_player p ON p.id = s.player_id"
-    " WHERE s.game_id = ANY(%s) ORDER BY s.game_id, s.number"
-).format(", ".join(f"s.{field.column}" for field in _SEAT_FIELDS))
+    _SEAT_AND_NAMES.format(", ".join(f"s.{field.column}" for field in _SEAT_FIELDS))
+    + " WHERE s.game_id = ANY(%s) ORDER BY s.game_id, s.number"
+)
 _EVENTS_AFTER = (
     "SELECT {} FROM unnest(%s::uuid[], %s::integer[]) AS k(game_id, after)"
     " JOIN games_gameevent e ON e.game_id = k.game_id AND e.seq > k.after"
