@@ -25,6 +25,11 @@ def _operations() -> list[tuple[str, str, dict[str, Any]]]:
     ]
 
 
+def _each(found: list[tuple[str, str, dict[str, Any]]]) -> list[Any]:
+    """Operations as test cases, each named by its operationId."""
+    return [pytest.param(*operation, id=operation[2]["operationId"]) for operation in found]
+
+
 def _path(template: str, operation: dict[str, Any], me: Client) -> str:
     """The path with ids that resolve (a real game, a player; any other a well-formed one)."""
     game_id = str(me.post("/api/games", {"preset": "valenciano"}).json()["id"])
@@ -48,11 +53,7 @@ def _path(template: str, operation: dict[str, Any], me: Client) -> str:
     return template + ("?timeout=1" if waits else "")  # the long poll: not for long
 
 
-@pytest.mark.parametrize(
-    ("template", "method", "operation"),
-    _operations(),
-    ids=[operation["operationId"] for _, _, operation in _operations()],
-)
+@pytest.mark.parametrize(("template", "method", "operation"), _each(_operations()))
 def test_an_operation_answers_a_406_and_415_as_declared(
     template: str, method: str, operation: dict[str, Any]
 ) -> None:
@@ -83,11 +84,7 @@ def _numbered() -> list[tuple[str, str, dict[str, Any]]]:
     ]
 
 
-@pytest.mark.parametrize(
-    ("template", "method", "operation"),
-    _numbered(),
-    ids=[operation["operationId"] for _, _, operation in _numbered()],
-)
+@pytest.mark.parametrize(("template", "method", "operation"), _each(_numbered()))
 def test_a_path_number_that_is_not_one_is_a_declared_404(
     template: str, method: str, operation: dict[str, Any]
 ) -> None:
