@@ -12,19 +12,20 @@ Redis (``--redis``, a database of its own; the channel prefix is this run's own)
 2. starts the production shape of docker-compose.yml on loopback ports: the REST API on granian
    WSGI (2 processes x 2 threads) and the streams on granian ASGI (ONE process: every stream of
    a level on that one process), both publishing/subscribing through Redis pub/sub;
-3. creates, through the API, one 2-player match per ``--per-game`` streams of the largest level,
+3. creates, through the API, one 2-player match per ``--per-game`` streams of the largest level;
+4. for each level N, on its N / ``--per-game`` matches (one that ended replaced by a new one):
    measures REST action throughput with no stream open (``--rest-clients`` closed-loop clients
-   playing the matches as fast as they can, ``--rest-seconds``);
-4. for each level N: opens N streams, ``--per-game`` a match (its two seats, each with its own
-   token and projection, and spectators of the public game), then measures
+   playing those matches as fast as they can, ``--rest-seconds``), then opens N streams,
+   ``--per-game`` a match (its two seats, each with its own token and projection, and
+   spectators of the public game), and measures
    - memory: the streams process's RSS before and after, per open stream;
    - idle CPU: the streams process's CPU (and PostgreSQL's, for the checks) over
      ``--idle-seconds`` with every stream open and nothing happening (heartbeats and checks);
-   - delivery: ``--rate`` actions/s paced over the N/2 matches for ``--seconds``, each event's
+   - delivery: ``--rate`` actions/s paced over the matches for ``--seconds``, each event's
      arrival on each of its match's streams against the action's POST: from the answer (the commit
      happened before it: a latency no larger than the one from the commit) and from the request
      (no smaller than it); p50/p99, and whether every stream got every event once;
-   - REST throughput with the N streams open (the same closed loop as step 3);
+   - REST throughput with the N streams open (the same closed loop);
    - the server's part of each delivery, from the commit to the bytes handed to granian, and its
      parts (Redis, the wake, the read, the send), from the streams process's delivery log
      (``STREAM_DELIVERY_LOG``, streams/delivery_clock.py), beside the same events' arrival at the
@@ -34,8 +35,9 @@ Redis (``--redis``, a database of its own; the channel prefix is this run's own)
      process (and how much of it in the kernel), the REST server, PostgreSQL's backends, the
      stream clients' process, this process, the whole machine. What a shared machine changes
      least; the streams' CPU a delivery is also given less the idle cost (heartbeats, checks);
-5. closes the streams, measures REST throughput without streams again (the machine drifts: the
-   two "without" runs bracket the "with" ones), stops the servers.
+   then closes the streams and measures REST throughput without streams again on the same
+   matches: the two "without" runs bracket the "with" one (the machine drifts);
+5. stops the servers.
 
 See bench/README.md, "Streams", for the figures.
 """
@@ -611,11 +613,23 @@ def main(argv: list[str] | None = None) -> None:
         def rest_run(pool: list[Match]) -> dict[str, Any]:
             return closed_loop(rest_port, pool, args.rest_seconds, args.rest_clients, meter)
 
-        without = [rest_run(matches)]
-        print(f"REST without streams: {rest_line(without[0])}")
-        withs = []
+        def live(count: int) -> list[Match]:
+            """The first ``count`` matches, each that ended replaced by a new one of the same
+            seats: a stream of an ended match is refused (204), and the closed loop skips it."""
+            for index, match in enumerate(matches[:count]):
+                if match.over:
+                    creator.tokens = match.tokens
+                    matches[index] = creator.new_match(LONG_MATCH)
+            return matches[:count]
+
+        ratios = []
         for level in levels:
-            chosen = matches[: level // per_game]
+            count = level // per_game
+            # Without and with on the same matches: "without" runs right before the level's
+            # streams open and right after they close (the machine drifts: the two bracket it).
+            without = rest_run(live(count))
+            print(f"\nREST without streams, {count} matches: {rest_line(without)}")
+            chosen = live(count)
             targets = [
                 (m.id, token, m.version) for m in chosen for token in (*m.tokens, *spectators)
             ]
@@ -674,16 +688,18 @@ def main(argv: list[str] | None = None) -> None:
             )
             print(f"  {cpu_line(parts, found['deliveries'], 'delivery')}")
             print(f"  {cpu_line(parts, len(posted), 'action')}")
-            withs.append(rest_run(chosen))
-            print(f"REST with {level} streams open: {rest_line(withs[-1])}")
+            with_streams = rest_run(chosen)
+            print(f"REST with {level} streams open: {rest_line(with_streams)}")
             readers.ask("close")
             settled = settle(worker)
             print(f"closed; the streams process settled in {settled:.0f} s")
-        without.append(rest_run(matches))
-        print(f"\nREST without streams again: {rest_line(without[-1])}")
-        base = statistics.mean(w["actions/s"] for w in without)
-        for level, result in zip(levels, withs, strict=True):
-            cost = statistics.mean(w["cpu ms/action"] for w in without)
+            again = rest_run(chosen)
+            print(f"REST without streams again: {rest_line(again)}")
+            ratios.append((level, with_streams, [without, again]))
+        print()
+        for level, result, bracket in ratios:
+            base = statistics.mean(w["actions/s"] for w in bracket)
+            cost = statistics.mean(w["cpu ms/action"] for w in bracket)
             print(
                 f"REST with {level} streams / without (mean of both): throughput"
                 f" {result['actions/s'] / base:.0%} (target >= {TARGET_REST_RATIO:.0%}),"

@@ -4,7 +4,8 @@ events without knowing who follows them (STYLE.md: the direction of arrows).
 ``events_recorded`` and ``events_committed`` are sent by the event store (``games.store.save_all``)
 for every save of a game's events, with the same arguments: ``game`` (the ``Game`` row as that
 save left it), ``rows`` (the ``GameEvent`` rows just written, in order), ``state`` (the engine
-state after them) and ``before`` (the state before them; None before the match started).
+state after them) and ``before`` (the state before them; None before the match started);
+``events_committed`` also ``saved``, the number of games that save wrote.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ events_recorded = Signal()
 #: one: the hook for what follows a recorded event outside the database (the turn clock's task,
 #: a bot's move, the rating of a finished match, live streams). A receiver that fails does not
 #: undo the events; one that needs to be sure sweeps as well (the clock and the ratings do).
+#: ``saved`` is one for an action, and the number of its games for a sweep.
 events_committed = Signal()
 
 #: Sent once per ``store.save_all``, inside its transaction, after the ``events_recorded`` of each

@@ -704,7 +704,7 @@ def save_all(recorders: Sequence[Recorder]) -> None:
         if seats:
             values = [[*_params(seat, _SEAT_COLUMNS, db), seat.pk] for seat in seats]
             cursor.executemany(_UPDATE_SEAT, values)
-    together = [_recorded(recorder) for recorder in recorders]
+    together = [_recorded(recorder, len(recorders)) for recorder in recorders]
     signals.recorded_together.send(sender=Game, recorded=together)
 
 
@@ -755,7 +755,7 @@ _SEAT_COLUMNS = ("awaiting", "timeouts", "has_acted")
 _UPDATE_SEAT = "UPDATE games_seat SET awaiting = %s, timeouts = %s, has_acted = %s WHERE id = %s"
 
 
-def _recorded(recorder: Recorder) -> signals.Recorded:
+def _recorded(recorder: Recorder, saved: int) -> signals.Recorded:
     game, state, before = recorder.game, recorder.state, recorder.before
     assert state is not None
     written, recorder.rows = recorder.rows, []
@@ -768,7 +768,7 @@ def _recorded(recorder: Recorder) -> signals.Recorded:
     transaction.on_commit(lambda: _recent.put(game.pk, state))
     transaction.on_commit(
         lambda: signals.events_committed.send(
-            sender=Game, game=committed, rows=written, state=state, before=before
+            sender=Game, game=committed, rows=written, state=state, before=before, saved=saved
         )
     )
     return signals.Recorded(game, written, state, before)

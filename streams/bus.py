@@ -1,10 +1,12 @@
 """The publishing side of the notification channel: "topic X moved", sent after commit.
 
-A notification carries no data, only its topic (``game:<id>``, ``player:<id>``,
-``token:<player id>``) and when it was sent (for ``delivery_clock``): the event log and the
-player's notices are the only source of truth, and a stream that is told re-reads them. So a
-lost notification (Redis down, a process that was not subscribed yet) only delays a message
-until the stream's next check (``hub.Hub``), never loses it, and a duplicate costs one read.
+A notification says its topic (``game:<id>``, ``player:<id>``, ``token:<player id>``) and when it
+was sent (for ``delivery_clock``), and may carry an offer: for a move, what the game's streams
+would read, as the process that made the move had it in hand (``game_stream.offer``). The event
+log and the player's notices stay the only source of truth: a stream takes an offer only when it
+continues exactly where the stream is, and otherwise re-reads the log. So a lost notification
+(Redis down, a process that was not subscribed yet) only delays a message until the stream's next
+check (``hub.Hub``), never loses it, and a duplicate or a late one costs at most one read.
 
 Two transports, chosen by ``STREAMS_REDIS_URL``: Redis pub/sub (every server process of every
 machine subscribes to ``<STREAMS_CHANNEL_PREFIX>:*``), or, with no URL (``make run`` on the
@@ -49,18 +51,21 @@ def publish_on_commit(topics: Iterable[str]) -> None:
     transaction.on_commit(lambda: publish(wanted))
 
 
-def publish(topics: list[str]) -> None:
+def publish(topics: list[str], offers: dict[str, bytes] | None = None) -> None:
+    """Tell ``topics``; ``offers`` holds, for some of them, what their readers would read."""
     if not topics:
         return
     if not settings.STREAMS_REDIS_URL:
-        _publish_here(topics)
+        _publish_here(topics, offers)
         return
     prefix = settings.STREAMS_CHANNEL_PREFIX
     sent = repr(time.time()).encode()
+    offers = offers or {}
     try:
         with _redis(settings.STREAMS_REDIS_URL).pipeline(transaction=False) as pipe:
             for topic in topics:
-                pipe.publish(f"{prefix}:{topic}", sent)
+                offer = offers.get(topic)
+                pipe.publish(f"{prefix}:{topic}", sent if offer is None else sent + b" " + offer)
             pipe.execute()
     except redis.RedisError as error:
         # The action is committed; its streams find it at their next check (hub.Hub.check).
@@ -84,11 +89,11 @@ def unregister_local(loop: asyncio.AbstractEventLoop) -> None:
     _local_hubs.pop(loop, None)
 
 
-def _publish_here(topics: list[str]) -> None:
+def _publish_here(topics: list[str], offers: dict[str, bytes] | None) -> None:
     """The in-process channel: wake this process's streams. A write made by another process
     (the Celery worker ``make run`` starts beside the server) is found by the next check,
     which the settings then make frequent (``STREAM_CHECK_SECONDS``)."""
     sent = time.time() if delivery_clock.enabled() else None
     for loop, hub in list(_local_hubs.items()):
         if not loop.is_closed():
-            loop.call_soon_threadsafe(hub.poke_many, topics, sent)
+            loop.call_soon_threadsafe(hub.poke_many, topics, sent, offers)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import structlog
 from django.db.models.signals import post_delete, post_save
 from knox.models import AuthToken
 
@@ -20,8 +21,10 @@ from games.store import seats_of
 from notifications import signals as notification_signals
 from players import signals as player_signals
 from players.models import Player, RatingChange
-from streams import bus, notices
+from streams import bus, game_stream, notices
 from streams.models import PlayerFeed, PlayerNotice
+
+logger = structlog.get_logger(__name__)
 
 
 def follow() -> None:
@@ -61,10 +64,34 @@ def on_events_recorded(
     notices.notify_players(told)
 
 
-def on_events_committed(sender: Any, game: Game, **_: Any) -> None:
-    """Wake the game's streams and its players' (their turns may have moved)."""
+def on_events_committed(
+    sender: Any,
+    game: Game,
+    rows: Sequence[GameEvent],
+    state: engine.State,
+    saved: int = 1,
+    **_: Any,
+) -> None:
+    """Wake the game's streams, with what they would read (``game_stream.offer``: made here,
+    once, from what this process has in hand), and its players' (their turns may have moved).
+    A sweep's games (``saved`` > 1: the turn clock's timeouts) go without: their streams read,
+    and the sweep does not pay every game's projections (bench/README.md, streams)."""
     players = (bus.player_topic(seat.player_id) for seat in seats_of(game))
-    bus.publish([bus.game_topic(game.pk), *players])
+    topic = bus.game_topic(game.pk)
+    offers = (
+        {topic: offer} if rows and saved == 1 and (offer := _offer(game, rows, state)) else None
+    )
+    bus.publish([topic, *players], offers)
+
+
+def _offer(game: Game, rows: Sequence[GameEvent], state: engine.State) -> bytes | None:
+    """The move's offer, or None if making it failed: the move is committed, and the receivers
+    after this one (the turn clock) must still run; its streams read instead."""
+    try:
+        return game_stream.offer(game, rows, state)
+    except Exception:
+        logger.exception("streams.offer_failed", game_id=str(game.pk))
+        return None
 
 
 def _started(game: Game, seat: int) -> dict[str, Any]:

@@ -9,14 +9,21 @@ every reader woken by one notification is served by one read, and the games woke
 is in flight by the next (``Hub.read``). ``catch_up`` does it once (a stream served through
 WSGI). The seat is found again at each read (a player who left an open game is a spectator
 again), and a game that became hidden from the reader ends the stream.
+
+A move's notification carries its snapshot (``offer``), made by the process that recorded the
+move from the rows and the state it had in hand: a stream woken only by such notifications takes
+them while each continues from its cursor (``_from_offers``), with no read at all; any other wake
+(a notification without one, a gap between them, a stream's first step) reads as above.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from games import engine
 from games.errors import GameNotFound
@@ -155,6 +162,71 @@ def _snapshot(
     )
 
 
+def offer(game: Game, rows: Sequence[GameEvent], state: engine.State) -> bytes:
+    """What a move's notification carries for its game's streams: the snapshot of its events
+    (``rows``, just committed, and ``state`` after them) that a read at the seq before them
+    would give, every viewer kind's projection made once, here."""
+    found = _snapshot(game, list(rows), complete=True, state=state)
+    return orjson.dumps(
+        {
+            "game": str(game.pk),
+            "after": rows[0].seq - 1,
+            "last_seq": found.last_seq,
+            "over": found.over,
+            "mark": found.mark,
+            "private": found.private,
+            "seats": list(found.seats.items()),
+            "projections": [
+                [seat, [event.decode() for event in made.events], made.tag, _text(made.view)]
+                for seat, made in found.projections.items()
+            ],
+        }
+    )
+
+
+def _text(view: bytes | None) -> str | None:
+    return None if view is None else view.decode()
+
+
+def offered(data: bytes) -> tuple[int, Snapshot]:
+    """An offer read back (``Hub.poke_many``, once a process): its cursor, and the snapshot."""
+    try:
+        found = orjson.loads(data)
+        snapshot = Snapshot(
+            game_id=uuid.UUID(found["game"]),
+            last_seq=found["last_seq"],
+            complete=True,
+            over=found["over"],
+            mark=tuple(found["mark"]),  # compared with the probe's tuple (``marks``)
+            private=found["private"],
+            seats={player: seat for player, seat in found["seats"]},
+            projections={
+                seat: Projection([event.encode() for event in events], tag, view and view.encode())
+                for seat, events, tag, view in found["projections"]
+            },
+        )
+        return int(found["after"]), snapshot
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"not an offer: {error}") from None
+
+
+hub.register_offer("game", offered)
+
+
+def _from_offers(kept: dict[Any, Snapshot], after: int) -> Snapshot | None | bool:
+    """What the offers kept give a reader at ``after``: the one that continues from there; True
+    when none holds a move he lacks (a read saw them first); None when one does but none starts
+    where he is (a move between was lost, comes late, or was dropped as old): he must read."""
+    found = kept.get(after)
+    if found is not None:
+        return found
+    if all(
+        snapshot.last_seq is not None and snapshot.last_seq <= after for snapshot in kept.values()
+    ):
+        return True
+    return None
+
+
 def project(snapshot: Snapshot, cursor: Cursor, player_id: int) -> tuple[list[bytes], Cursor]:
     """The reader's messages from a snapshot (no database: the event loop does it). His seat is
     found again each time: a player who left an open game is a spectator again."""
@@ -194,19 +266,35 @@ def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIter
 
     here = hub.hub()
 
+    topic = bus.game_topic(cursor.game_id)
+    read_next = False  # a read left events beyond its batch: the next step reads them
+
     async def step(watch: hub.Watch) -> Step:
-        nonlocal cursor
+        nonlocal cursor, read_next
+        kept = here.offers.get(topic)
+        # Offers alone only when every poke since the last wait carried one (``Watch.plain``).
+        found = None if read_next or watch.plain or not kept else _from_offers(kept, cursor.after)
+        if found is True:
+            return Step([], seq=cursor.after)
         try:
-            key = (cursor.game_id, cursor.after)
-            snapshot = await here.read(read_many, key, watch)
+            if isinstance(found, Snapshot):
+                snapshot = found
+            else:
+                key = (cursor.game_id, cursor.after)
+                snapshot = await here.read(read_many, key, watch)
             if snapshot is None:
                 raise GameNotFound()
             chunks, cursor = project(snapshot, cursor, player.pk)
         except GameNotFound:  # deleted, or private and the reader no longer seated
             return Step([], end="not_found")
         watch.seen["game"] = (cursor.game_id, cursor.mark)
-        if not snapshot.complete:
-            return Step(chunks, again=True, seq=cursor.after)
-        return Step(chunks, end="game_over" if cursor.over else None, seq=cursor.after)
+        read_next = not snapshot.complete
+        if cursor.over:
+            return Step(chunks, end="game_over", seq=cursor.after)
+        # More moves offered meanwhile, or more of a long backlog: at once, not after a wait.
+        again = read_next or (
+            isinstance(found, Snapshot) and cursor.after in here.offers.get(topic, {})
+        )
+        return Step(chunks, again=again, seq=cursor.after)
 
-    return follow([bus.game_topic(cursor.game_id)], player.pk, digest, claim, step)
+    return follow([topic], player.pk, digest, claim, step)

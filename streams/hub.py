@@ -6,6 +6,12 @@ topics is published (Redis pub/sub, or this process's own publishers with no Red
 ``STREAM_CHECK_SECONDS`` it asks the database, in one query per kind for all of this process's
 watches, whether anything moved that no notification told: that check is what makes a lost
 notification a delay instead of a loss. No thread waits: a watch is an ``asyncio.Event``.
+
+A notification may carry an offer (``bus.publish``): what its topic's readers would read, made
+by the publisher, which had it in hand. The hub decodes it once (``register_offer``) and keeps
+the last few of each topic it follows (``Hub.offers``); a watch notes whether every poke since
+its last wait carried one (``Watch.plain``), so its reader knows when the offers alone bring it
+up to date and when it must read (a poke with no offer, a gap between the offers).
 """
 
 from __future__ import annotations
@@ -36,11 +42,17 @@ logger = structlog.get_logger(__name__)
 Probe = Callable[[list[Hashable]], dict[Hashable, Any]]
 #: Reads, for many keys at once, what each key's readers are sent (``Hub.read``).
 ReadMany = Callable[[list[Any]], dict[Any, Any]]
+#: Decodes an offer: the key its readers look it up by in ``Hub.offers``, and the value.
+DecodeOffer = Callable[[bytes], tuple[Hashable, Any]]
+#: The offers kept a topic, the newest: a reader a few moves behind (its read was slow) still
+#: finds his; an older one reads.
+OFFERS_KEPT = 8
 #: Watches (or keys) the check goes through before it lets the loop run others (``Hub.check``).
 CHECK_AT_ONCE = 500
 #: The readers waiting for one key's read, each on a future of his own (``Hub.read``).
 Waiters = list["asyncio.Future[Any]"]
 _probes: dict[str, Probe] = {}
+_offer_decoders: dict[str, DecodeOffer] = {}
 _pokes = itertools.count(1)
 
 #: The kind of key one probe reads by (a player's id, a game's id, a token's digest).
@@ -51,6 +63,11 @@ def register_probe(name: str, probe: Callable[[list[Key]], dict[Key, Any]]) -> N
     # A probe is asked only the keys its own watches put in ``Watch.seen`` under its name, so
     # they are of its kind: the registry holds probes of every kind under one type.
     _probes[name] = cast(Probe, probe)
+
+
+def register_offer(kind: str, decode: DecodeOffer) -> None:
+    """How the offers of the topics ``<kind>:...`` are decoded (``Hub.poke_many``)."""
+    _offer_decoders[kind] = decode
 
 
 class Watch:
@@ -69,9 +86,14 @@ class Watch:
         #: (``delivery_clock``: kept only when its log is on).
         self._stamp: Stamp | None = None
         self.stamp: Stamp | None = None
+        #: Whether a poke since the last ``wait`` carried no offer (and before the first wait:
+        #: a stream's first read catches up from the log).
+        self._plain = False
+        self.plain = True
 
-    def poke(self, reason: str, published: float | None = None) -> None:
+    def poke(self, reason: str, published: float | None = None, offered: bool = False) -> None:
         self._reasons.add(reason)
+        self._plain |= not offered
         self._woken.set()
         self.woken_at = next(_pokes)
         if published is not None and self._stamp is None:
@@ -91,6 +113,7 @@ class Watch:
         self._woken.clear()
         reasons, self._reasons = self._reasons, set()
         self.stamp, self._stamp = self._stamp, None
+        self.plain, self._plain = self._plain, False
         return reasons
 
 
@@ -100,6 +123,8 @@ class Hub:
         self._by_topic: dict[str, set[Watch]] = defaultdict(set)
         self._tasks: list[asyncio.Task[None]] = []
         self._tick_hooks: list[Callable[[], Awaitable[None]]] = []
+        #: topic -> {key: decoded offer}, the last ``OFFERS_KEPT``, for the topics followed here
+        self.offers: dict[str, dict[Hashable, Any]] = {}
         #: (read_many, key) -> (the pokes' count when its read started, or inf: not yet; the
         #: readers waiting for it)
         self._reads: dict[tuple[ReadMany, Hashable], tuple[float, Waiters]] = {}
@@ -132,6 +157,7 @@ class Hub:
                 followers.discard(watch)
                 if not followers:
                     del self._by_topic[topic]
+                    self.offers.pop(topic, None)
 
     async def read(self, read_many: ReadMany, key: Hashable, watch: Watch) -> Any:
         """``read_many(keys)[key]`` (None when it leaves the key out), read on a database
@@ -212,10 +238,35 @@ class Hub:
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)
 
-    def poke_many(self, topics: Iterable[str], published: float | None = None) -> None:
+    def poke_many(
+        self,
+        topics: Iterable[str],
+        published: float | None = None,
+        offers: dict[str, bytes] | None = None,
+    ) -> None:
         for topic in topics:
-            for watch in self._by_topic.get(topic, ()):
-                watch.poke(topic, published)
+            followers = self._by_topic.get(topic)
+            if not followers:  # nobody here follows it: its offer is not even decoded
+                continue
+            offer = offers.get(topic) if offers else None
+            offered = offer is not None and self._keep(topic, offer)
+            for watch in followers:
+                watch.poke(topic, published, offered)
+
+    def _keep(self, topic: str, offer: bytes) -> bool:
+        decode = _offer_decoders.get(topic.partition(":")[0])
+        if decode is None:
+            return False
+        try:
+            key, value = decode(offer)
+        except ValueError as error:  # a publisher of another version: its readers read
+            logger.warning("streams.offer_unreadable", topic=topic, error=str(error))
+            return False
+        kept = self.offers.setdefault(topic, {})
+        kept[key] = value
+        if len(kept) > OFFERS_KEPT:
+            del kept[next(iter(kept))]  # the oldest: dicts keep their order of insertion
+        return True
 
     def poke_all(self, reason: str) -> None:
         for watch in self.watches:
@@ -272,7 +323,9 @@ class Hub:
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
                             topic = message["channel"].decode()[len(prefix) :]
-                            self.poke_many([topic], _published(message["data"]))
+                            stamp, offer = _parts(message["data"])
+                            offers = {topic: offer} if offer else None
+                            self.poke_many([topic], stamp, offers)
             except (RedisError, OSError) as error:
                 logger.warning("streams.listen_failed", error=str(error))
                 await asyncio.sleep(1)
@@ -301,14 +354,16 @@ def _checked(read: Callable[..., Any], *args: Any) -> Any:
         return read(*args)
 
 
-def _published(data: bytes) -> float | None:
-    """The publisher's stamp (``bus.publish``), kept only for the delivery clock."""
-    if not data or not delivery_clock.enabled():
-        return None
+def _parts(data: bytes) -> tuple[float | None, bytes]:
+    """A notification's publisher's stamp (kept only for the delivery clock), then its offer
+    (``bus.publish``: ``<stamp>[ <offer>]``)."""
+    stamp, _, offer = data.partition(b" ")
+    if not stamp or not delivery_clock.enabled():
+        return None, offer
     try:
-        return float(data)
+        return float(stamp), offer
     except ValueError:  # a publisher that sends no stamp
-        return None
+        return None, offer
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
