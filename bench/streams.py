@@ -682,6 +682,7 @@ def main(argv: list[str] | None = None) -> None:
             split = server_side(delivery_log(clock_log, since), deliveries, wall_offset, lags)
             print(f"  from the commit: {figures(split)}")
             print(f"  the streams process's garbage collections: {collections(clock_log, since)}")
+            print(f"  its RSS after the deliveries: {rss(worker) / 2**20:.0f} MiB")
             print(
                 "  busy, % of a core: "
                 + ", ".join(f"{k} {v * 100 / (args.seconds + 2):.0f}" for k, v in parts.items())

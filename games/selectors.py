@@ -80,7 +80,16 @@ def etag_of(
     return f'W/"{game}-{version}-{status}-{changed}-{viewer}"'
 
 
-def game_payload(game: Game, state: engine.State | None, seat: int | None) -> dict[str, Any]:
+def game_payload(
+    game: Game,
+    state: engine.State | None,
+    seat: int | None,
+    rating_changes: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The game as ``seat`` sees it (None: a spectator). ``rating_changes``: the finished game's,
+    when the caller has read them already (one read for every viewer's payload)."""
+    if rating_changes is None:
+        rating_changes = rating_changes_for(game) if game.status == Game.Status.FINISHED else []
     seats = {
         # ``seats_of`` reads each seat with its player's names (games/store.py).
         seat.number: {"id": seat.player_id, "name": public_name(*seat_names(seat))}
@@ -103,7 +112,7 @@ def game_payload(game: Game, state: engine.State | None, seat: int | None) -> di
         "winner_side": game.winner_side,
         "end_reason": game.end_reason or None,
         "rated": game.rated,
-        "rating_changes": rating_changes_for(game) if game.status == Game.Status.FINISHED else [],
+        "rating_changes": rating_changes,
         "clock": {"turn_seconds": game.turn_seconds, "forfeit_after": game.forfeit_after},
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "rules": game.rules,

@@ -28,6 +28,7 @@ import orjson
 from games import engine
 from games.errors import GameNotFound
 from games.models import Game, GameEvent, GameId
+from games.rating import rating_changes_for
 from games.selectors import etag, feed_item, game_payload
 from games.store import read_games_and_events, seats_of, states_after
 from players.models import Player
@@ -143,10 +144,12 @@ def _snapshot(
 ) -> Snapshot:
     seats = {seat.player_id: seat.number for seat in seats_of(game)}
     projections = {}
+    # Read once for every viewer kind's view (a finished game's only).
+    changes = rating_changes_for(game) if complete and game.status == Game.Status.FINISHED else []
     for seat in [None, *sorted(set(seats.values()))]:
         events = [_event(feed_item(row, seat)) for row in rows]
         if complete:
-            view = sse.message(game_payload(game, state, seat), event="view")
+            view = sse.message(game_payload(game, state, seat, changes), event="view")
             projections[seat] = Projection(events, etag(game, seat), view)
         else:
             projections[seat] = Projection(events, None, None)

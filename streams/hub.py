@@ -44,9 +44,10 @@ Probe = Callable[[list[Hashable]], dict[Hashable, Any]]
 ReadMany = Callable[[list[Any]], dict[Any, Any]]
 #: Decodes an offer: the key its readers look it up by in ``Hub.offers``, and the value.
 DecodeOffer = Callable[[bytes], tuple[Hashable, Any]]
-#: The offers kept a topic, the newest: a reader a few moves behind (its read was slow) still
-#: finds his; an older one reads.
-OFFERS_KEPT = 8
+#: The offers kept a topic, the newest: a reader a move or three behind (a bot's answer came on
+#: the heels of the move) still finds his; an older one reads. Each is a few KiB (every viewer
+#: kind's view), kept for every game a process follows.
+OFFERS_KEPT = 4
 #: Watches (or keys) the check goes through before it lets the loop run others (``Hub.check``).
 CHECK_AT_ONCE = 500
 #: The readers waiting for one key's read, each on a future of his own (``Hub.read``).
