@@ -617,7 +617,8 @@ def main(argv: list[str] | None = None) -> None:
             """The first ``count`` matches, each that ended replaced by a new one of the same
             seats: a stream of an ended match is refused (204), and the closed loop skips it."""
             for index, match in enumerate(matches[:count]):
-                if match.over:
+                # Over, or ended by its last action (the client learns it at its next step).
+                if match.over or any(v and v["status"] != "active" for v in match.views):
                     creator.tokens = match.tokens
                     matches[index] = creator.new_match(LONG_MATCH)
             return matches[:count]
