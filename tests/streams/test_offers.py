@@ -189,10 +189,13 @@ def test_without_its_offer_or_after_a_gap_the_stream_reads_and_loses_nothing(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_offer_is_the_snapshot_a_read_of_the_log_gives(table, settings, monkeypatch) -> None:
+@pytest.mark.parametrize("players", [2, 4])
+def test_an_offer_is_the_snapshot_a_read_of_the_log_gives(
+    table, settings, monkeypatch, players
+) -> None:
     """The same messages for every viewer kind whichever way a stream gets a move."""
     settings.STREAMS_REDIS_URL = ""
-    game_id, clients = table("valenciano", players=2)
+    game_id, clients = table("valenciano", players=players)
     offers: list[bytes] = []
 
     def publish(topics: list[str], offered: dict[str, bytes] | None = None) -> None:
