@@ -80,16 +80,21 @@ def etag_of(
     return f'W/"{game}-{version}-{status}-{changed}-{viewer}"'
 
 
+def rating_changes_of(game: Game) -> list[dict[str, Any]]:
+    """What the game did to its players' ratings: read for a finished game only."""
+    return rating_changes_for(game) if game.status == Game.Status.FINISHED else []
+
+
 def game_payload(
     game: Game,
     state: engine.State | None,
     seat: int | None,
     rating_changes: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The game as ``seat`` sees it (None: a spectator). ``rating_changes``: the finished game's,
-    when the caller has read them already (one read for every viewer's payload)."""
+    """The game as ``seat`` sees it (None: a spectator). ``rating_changes``: ``rating_changes_of``
+    the game, when the caller has read them already (one read for every viewer's payload)."""
     if rating_changes is None:
-        rating_changes = rating_changes_for(game) if game.status == Game.Status.FINISHED else []
+        rating_changes = rating_changes_of(game)
     seats = {
         # ``seats_of`` reads each seat with its player's names (games/store.py).
         seat.number: {"id": seat.player_id, "name": public_name(*seat_names(seat))}

@@ -28,8 +28,7 @@ import orjson
 from games import engine
 from games.errors import GameNotFound
 from games.models import Game, GameEvent, GameId
-from games.rating import rating_changes_for
-from games.selectors import etag, feed_item, game_payload
+from games.selectors import etag, feed_item, game_payload, rating_changes_of
 from games.store import read_games_and_events, seats_of, states_after
 from players.models import Player
 from streams import bus, hub, sse
@@ -145,7 +144,7 @@ def _snapshot(
     seats = {seat.player_id: seat.number for seat in seats_of(game)}
     projections = {}
     # Read once for every viewer kind's view (a finished game's only).
-    changes = rating_changes_for(game) if complete and game.status == Game.Status.FINISHED else []
+    changes = rating_changes_of(game) if complete else []
     for seat in [None, *sorted(set(seats.values()))]:
         events = [_event(feed_item(row, seat)) for row in rows]
         if complete:
