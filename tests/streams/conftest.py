@@ -53,6 +53,11 @@ def servers_pair(
         "CORS_ALLOWED_ORIGINS": ORIGIN,
         "LOG_LEVEL": "WARNING",
         "DEBUG": "false",
+        # A test's teardown truncates every table while a server may be reading a few of them (a
+        # check, a stream of the test just ended): a deadlock, PostgreSQL ends one side. With a
+        # shorter wait before it looks, the server's read is the one ended, which its next step
+        # or check makes again, and not the teardown.
+        "PGOPTIONS": "-c deadlock_timeout=100ms",
     }
     folder = Path(tmp_path_factory.mktemp("servers"))
     pair = [servers.start(env, folder / f"server{n}.log") for n in (1, 2)]
