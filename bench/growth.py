@@ -71,7 +71,7 @@ def _match(number: int, rng: random.Random) -> int:
     """One whole match through the services; the actions it took."""
     from games import engine, services
     from games.api.views import action_answer
-    from games.store import load_state
+    from games.store.log import load_state
     from players.models import Player
 
     a, b = (Player.objects.create(username=f"g{number}-{side}") for side in "ab")

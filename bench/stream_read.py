@@ -1,7 +1,7 @@
 """What one gathered read of the streams costs: the statements of ``game_stream.read_many`` (the
-games with their seats, and each key's events), the way before ``store.read_games_and_events``
-(three statements through ``raw()``, three round trips) against it (one pipeline, rows made by
-``Model.from_db``), in turns on the same keys.
+games with their seats, and each key's events), the ORM's way (``get_games`` then
+``load_event_ranges``, SQLite's path) against ``store.batch_read.read_games_and_events`` (one
+pipeline, rows made by ``Model.from_db``), in turns on the same keys.
 
     .venv/bin/python -m bench.stream_read [--games 64] [--keys 32] [--moves 12] [--reads 300]
         [--db truc_bench_stream_read]
@@ -61,9 +61,9 @@ def play(games: int, moves: int) -> list[uuid.UUID]:
 
 
 def before(keys: list[tuple[uuid.UUID, int]]) -> int:
-    """The statements of ``read_many`` before: ``get_games`` (games, then seats), then
+    """The ORM's statements of ``read_many`` (SQLite's): ``get_games`` (games, then seats), then
     ``load_event_ranges`` up to each game's version."""
-    from games.store import get_games, load_event_ranges
+    from games.store.batch_read import get_games, load_event_ranges
 
     games = {game.pk: game for game in get_games([game_id for game_id, _ in keys])}
     ranges = [(pk, after, min(games[pk].version, after + 500)) for pk, after in keys]
@@ -71,7 +71,7 @@ def before(keys: list[tuple[uuid.UUID, int]]) -> int:
 
 
 def after(keys: list[tuple[uuid.UUID, int]]) -> int:
-    from games.store import read_games_and_events
+    from games.store.batch_read import read_games_and_events
 
     games, events = read_games_and_events(keys, 500)
     versions = {game.pk: game.version for game in games}

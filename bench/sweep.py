@@ -46,8 +46,9 @@ def main() -> None:
 def _round(count: int, subscribed: float, profile: int = 0) -> float:
     from django.utils import timezone
 
-    from games import services, store, timeouts
+    from games import services, timeouts
     from games.models import Game, Seat
+    from games.store import recent
     from notifications.models import Delivery, Subscription
     from players.models import Player
 
@@ -65,7 +66,7 @@ def _round(count: int, subscribed: float, profile: int = 0) -> float:
             Subscription.objects.create(player=b, url=url, kinds=kinds, secret="s")
     Seat.objects.filter(game_id__in=ids).update(has_acted=True)
     Game.objects.filter(pk__in=ids).update(deadline=timezone.now() - timedelta(seconds=1))
-    store.forget_recent_states()  # as after an outage: nothing in memory
+    recent.forget_recent_states()  # as after an outage: nothing in memory
     deliveries = Delivery.objects.count()
     profiler = cProfile.Profile() if profile else None
     backend = _backend_pid()

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games import bots, engine
 from games.models import Game, GameEvent, GameId, Seat
-from games.store import Recorder, load_state, lock_game, seats_of
+from games.store.log import append, load_state, lock_game, seats_of
 from players.models import Player
 from players.services import BOT_PREFIX
 
@@ -67,10 +67,8 @@ def move(game_id: GameId, version: int, number: int) -> bool:
         view = engine.view_for(state, number)
         # Seeded by game and version: a redelivered task would choose the same action.
         action = bots.choose(seat.bot_level, view, history, random.Random(f"{game.pk}:{version}"))
-        recorder = Recorder(game, state)  # the same path as a person's action: engine.decide
-        recorder.record(engine.decide(state, number, action), actor=seat.player, seat=number)
-        recorder.deal_if_due()
-        recorder.save()
+        # The same path as a person's action: engine.decide, then the log's one append.
+        append(game, state, engine.decide(state, number, action), actor=seat.player, seat=number)
         logger.info("game.bot_move", game_id=str(game.pk), seat=number, action=action.type)
         return True
 

@@ -1,7 +1,7 @@
 """Turn clocks: the deadline of the turn.
 
 The deadline lives in the game row, written in the same transaction as the events that hand the
-turn over (``store.Recorder``); it is the source of truth. The task that applies it on time is
+turn over (``store.log.append``); it is the source of truth. The task that applies it on time is
 sent after commit (``games/tasks.py``), and what a passed deadline does is in
 ``games/timeouts.py``.
 """

@@ -67,7 +67,7 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     #: The seats the event store read with this row, in order, each with its player's name
-    #: (``games.store.seats_of``); None until read. Not a column.
+    #: (``games.store.log.seats_of``); None until read. Not a column.
     seats_read: list[Seat] | None = None
 
     class Meta:

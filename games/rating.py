@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.errors import GameNotFound
 from games.models import Game, GameId, Seat
 from games.signals import game_rated
-from games.store import lock_game
+from games.store.log import lock_game
 from players import services as players
 from players.models import RatingChange, rating_pool
 

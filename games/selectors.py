@@ -6,21 +6,14 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.core.exceptions import ValidationError
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
 from games.rating import rating_changes_for
-from games.store import (
-    EtagParts,
-    get_game,
-    load_events,
-    load_state,
-    one_moment,
-    seat_names,
-    seats_of,
-)
+from games.store.log import get_game, load_events, load_state, one_moment, seat_names, seats_of
 from players.models import (
     PRESET_FAMILIES,
     TABLE_SIZES,
@@ -53,10 +46,17 @@ def hidden_from(seat: int | None, visibility: str) -> bool:
     return seat is None and visibility == Game.Visibility.PRIVATE
 
 
-def polled_etag(parts: EtagParts | None, game_id: GameId) -> str | None:
-    """The viewer's ETag from the parts ``store.poll_token`` read; None when the game is not
-    there for this viewer (the same visibility rule as ``visible_game``, which then answers
+def polled_etag(game_id: GameId, player: Player) -> str | None:
+    """The player's ETag of a game, in one statement (the game row's parts of it with the
+    player's seat): a poll of an unchanged game reads nothing else. None when the game is not
+    there for this player (the same visibility rule as ``visible_game``, which then answers
     why)."""
+    seat_of = Seat.objects.filter(game=OuterRef("pk"), player=player).values("number")[:1]
+    try:
+        games = Game.objects.filter(pk=game_id).annotate(seat_of=Subquery(seat_of)).order_by()
+    except ValidationError:  # a malformed id: the full read answers 404
+        return None
+    parts = games.values_list("version", "status", "updated_at", "visibility", "seat_of").first()
     if parts is None:
         return None
     version, status, updated_at, visibility, seat = parts
@@ -96,7 +96,7 @@ def game_payload(
     if rating_changes is None:
         rating_changes = rating_changes_of(game)
     seats = {
-        # ``seats_of`` reads each seat with its player's names (games/store.py).
+        # ``seats_of`` reads each seat with its player's names (games/store/log.py).
         seat.number: {"id": seat.player_id, "name": public_name(*seat_names(seat))}
         for seat in seats_of(game)
     }
@@ -134,7 +134,7 @@ def game_payload(
 
 
 def current_view(game_id: GameId, player: Player) -> tuple[dict[str, Any], str]:
-    """The viewer's view of a game and its ETag, read at one moment (``store.one_moment``): the
+    """The viewer's view of a game and its ETag, read at one moment (``one_moment``): the
     row gives the ETag and the deadline, the log the state, the ratings table the changes, and an
     action committing between those reads would give a body newer than its ETag and deadline."""
     with one_moment():

@@ -38,7 +38,7 @@ from games.errors import (
     rules_error,
 )
 from games.models import Game, GameEvent, GameId, IdempotencyRecord, Seat
-from games.store import Recorder, forget_seats, load_state, lock_game, seats_of
+from games.store.log import append, forget_seats, load_state, lock_game, seats_of
 from players.models import Player
 
 logger = structlog.get_logger(__name__)
@@ -175,9 +175,7 @@ def resign(player: Player, game_id: GameId) -> Game:
         game = lock_game(game_id)
         seat = _seat_of(game, player)
         state = _active_state(game)
-        recorder = Recorder(game, state)
-        recorder.record([engine.resign(state, seat.number)], actor=player, seat=seat.number)
-        recorder.save()
+        append(game, state, [engine.resign(state, seat.number)], actor=player, seat=seat.number)
         return game
 
 
@@ -250,14 +248,10 @@ def _perform(
         if earlier is not None:
             return earlier
         raise RuleViolation(error, current_version=game.version) from None
-    recorder = Recorder(game, state)
-    if seat.timeouts or not seat.has_acted:
-        seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
-        recorder.touch(seat)
-    recorder.record(events, actor=player, seat=seat.number)
-    recorder.deal_if_due()
-    state = recorder.save()
-    status, body = answer(Acted(game, state, recorder.written, seat.number))
+    touched = [seat] if seat.timeouts or not seat.has_acted else []
+    seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
+    done = append(game, state, events, actor=player, seat=seat.number, touched=touched)
+    status, body = answer(Acted(game, done.state, list(done.rows), seat.number))
     _remember(player, game, request, status, body)
     # What was done, by whom, at which version: the kind of action only, never a card.
     logger.info("game.action", seat=seat.number, action=action.type, version=game.version)
@@ -349,10 +343,7 @@ def _seat_player(game: Game, player: Player, number: int | None) -> Game:
 
 def _start(game: Game) -> None:
     """A full table starts at once: the first event holds the resolved rules, then the deal."""
-    recorder = Recorder(game, None)
-    recorder.record([engine.start_match(engine.Rules.from_json(game.rules))])
-    recorder.deal_if_due()
-    recorder.save()
+    append(game, None, [engine.start_match(engine.Rules.from_json(game.rules))])
 
 
 def _seat_of(game: Game, player: Player) -> Seat:

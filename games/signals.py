@@ -1,11 +1,12 @@
 """Signals the game server sends, so what follows a game's log subscribes to it: games/ records
 events without knowing who follows them (STYLE.md: the direction of arrows).
 
-``events_recorded`` and ``events_committed`` are sent by the event store (``games.store.save_all``)
-for every save of a game's events, with the same arguments: ``game`` (the ``Game`` row as that
-save left it), ``rows`` (the ``GameEvent`` rows just written, in order), ``state`` (the engine
-state after them) and ``before`` (the state before them; None before the match started);
-``events_committed`` also ``saved``, the number of games that save wrote.
+``events_recorded`` and ``events_committed`` are sent by the event store
+(``games.store.log.append``) for every append to a game's log, with the same arguments: ``game``
+(the ``Game`` row as that append left it), ``rows`` (the ``GameEvent`` rows just written, in
+order), ``state`` (the engine state after them) and ``before`` (the state before them; None
+before the match started); ``events_committed`` also ``saved``, the number of games appended
+together (one, or a sweep's).
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ events_recorded = Signal()
 #: ``saved`` is one for an action, and the number of its games for a sweep.
 events_committed = Signal()
 
-#: Sent once per ``store.save_all``, inside its transaction, after the ``events_recorded`` of each
-#: game: ``recorded`` lists every game it saved (``Recorded``), for a receiver that does better
-#: with all of them at once (the outbox: one query for the subscriptions of a whole sweep).
+#: Sent once per ``store.log.append_all``, inside its transaction, after the ``events_recorded``
+#: of each game: ``recorded`` lists every game it appended to (``Recorded``), for a receiver that
+#: does better with all of them at once (the outbox: one query for the subscriptions of a whole
+#: sweep).
 recorded_together = Signal()
 
 #: Sent by ``games.rating.rate_game`` inside the transaction that wrote a finished game's rating

@@ -8,6 +8,7 @@ locked: ``SKIP LOCKED``) and does nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import structlog
@@ -16,13 +17,13 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game, GameId
-from games.store import (
-    Recorder,
+from games.store.log import (
+    Append,
+    append_all,
     load_state,
     load_states,
     lock_game,
     lock_overdue,
-    save_all,
     seats_of,
 )
 
@@ -52,33 +53,30 @@ def is_due(game: Game) -> bool:
 def apply_due(game: Game, state: engine.State) -> None:
     """The timeout of a game whose row the caller has locked and found due (``is_due``), at
     its current ``state``."""
-    timed_out(game, state).save()
+    append_all([timed_out(game, state)])
 
 
-def timed_out(game: Game, state: engine.State) -> Recorder:
-    """What a passed deadline records (RULES.md §9), not yet saved: the seat to act times out;
-    a seat that never acted aborts the game, one out of time ``forfeit_after`` times in a row
-    forfeits it, else the engine's timeout action is played for it. The game lock covers its
-    seats, read with it."""
+def timed_out(game: Game, state: engine.State) -> Append:
+    """What a passed deadline appends (RULES.md §9): the seat to act times out; a seat that
+    never acted aborts the game, one out of time ``forfeit_after`` times in a row forfeits it,
+    else the engine's timeout action is played for it. The game lock covers its seats, read
+    with it."""
     number, action = engine.timeout_action(state)
     seat = next(seat for seat in seats_of(game) if seat.number == number)
     seat.timeouts += 1
-    recorder = Recorder(game, state)
-    recorder.touch(seat)
-    recorder.record([engine.events.TurnTimedOut(number, seat.timeouts)], seat=number)
-    assert recorder.state is not None
+    timed = engine.events.TurnTimedOut(number, seat.timeouts)
+    after = engine.evolve(state, timed)
+    then: Sequence[engine.events.Event]
     if not seat.has_acted:
         # A seat that never acted: the game never really started, so it ends unrated.
         game.rated = False
-        recorder.record([engine.abort(recorder.state, "no_show")], seat=number)
+        then = [engine.abort(after, "no_show")]
     elif seat.timeouts >= game.forfeit_after:
-        side = engine.side_of(number)
-        recorder.record([engine.forfeit(recorder.state, side, "timeouts")], seat=number)
+        then = [engine.forfeit(after, engine.side_of(number), "timeouts")]
     else:
-        recorder.record(engine.decide(recorder.state, number, action), seat=number)
-        recorder.deal_if_due()
+        then = engine.decide(after, number, action)
     logger.info("game.timeout", game_id=str(game.pk), seat=number, count=seat.timeouts)
-    return recorder
+    return Append(game, state, [timed, *then], seat=number, touched=[seat])
 
 
 def overdue(limit: int = 500) -> list[tuple[Any, int]]:
@@ -90,7 +88,7 @@ def overdue(limit: int = 500) -> list[tuple[Any, int]]:
 def sweep(limit: int = 5000, chunk: int = SWEEP_CHUNK) -> int:
     """Apply every overdue timeout (up to ``limit``), ``chunk`` games a transaction: locked
     together (``SKIP LOCKED``: a game someone else holds is theirs), their states folded
-    together, the engine run for each, and their writes sent together (``store.save_all``).
+    together, the engine run for each, and appended together (``store.log.append_all``).
     Returns how many were applied; after an outage it catches up at the rate bench/sweep.py
     measures."""
     applied = 0
@@ -100,6 +98,6 @@ def sweep(limit: int = 5000, chunk: int = SWEEP_CHUNK) -> int:
             if not games:
                 break
             states = load_states(games)
-            save_all([timed_out(game, state) for game, state in zip(games, states, strict=True)])
+            append_all([timed_out(game, state) for game, state in zip(games, states, strict=True)])
         applied += len(games)
     return applied

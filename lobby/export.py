@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.models import GameId
 from games.selectors import game_view, pool_stats, redacted_feed
-from games.store import get_game
+from games.store.log import get_game
 from lobby import chat
 from lobby.models import Challenge, Seek
 from notifications.models import Subscription

@@ -7,12 +7,11 @@ commits or rolls back with its cause; each is sent by a task after commit (``sen
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import reduce
 from typing import Any
 
 from games import engine, signals
-from games.models import Game, GameEvent, HandSnapshot
-from games.store import seats_of
+from games.models import Game, GameEvent
+from games.store.log import seats_of
 from notifications import sending
 from notifications.models import Delivery, Kind, Subscription
 from notifications.payloads import payload
@@ -136,26 +135,3 @@ def _send(deliveries: list[Delivery]) -> None:
     Delivery.objects.bulk_create(deliveries)
     if deliveries:
         sending.send_all_after_commit([delivery.pk for delivery in deliveries])
-
-
-def state_before(game: Game, seq: int) -> engine.State | None:
-    """Fold the log up to ``seq`` (excluded), from the last deal's snapshot before it."""
-    if seq <= 1:
-        return None  # before the match started nobody could act
-    # A snapshot drops the finished hand: one taken right at seq - 1 would lose it.
-    snapshot = (
-        HandSnapshot.objects.filter(game=game, seq__lt=seq - 1)
-        .order_by("-seq")
-        .values_list("seq", "state")
-        .first()
-    )
-    start = snapshot[0] if snapshot else 0
-    events = [
-        engine.event_from_json(data)
-        for data in GameEvent.objects.filter(game=game, seq__gt=start, seq__lt=seq)
-        .order_by("seq")
-        .values_list("payload", flat=True)
-    ]
-    if snapshot is None:
-        return engine.replay(events)
-    return reduce(engine.evolve, events, engine.restore(snapshot[1]))

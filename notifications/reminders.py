@@ -16,7 +16,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Game, GameId, Seat
-from games.store import load_state, lock_game
+from games.store.log import load_state, lock_game
 from notifications import outbox, signals
 from notifications.models import Kind, Reminder
 

@@ -17,7 +17,7 @@ from knox.models import AuthToken
 from games import engine
 from games import signals as game_signals
 from games.models import Game, GameEvent, Seat
-from games.store import seats_of
+from games.store.log import seats_of
 from notifications import signals as notification_signals
 from players import signals as player_signals
 from players.models import Player, RatingChange

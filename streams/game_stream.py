@@ -3,7 +3,7 @@
 ``read_many`` takes, on a database thread, for every (game, cursor) readers wait on at once, the
 events after the cursor up to the game's version and every seat's projection of them
 (``selectors.feed_item``, exactly as the REST feed projects) and of the view, in one round trip
-to PostgreSQL for all the games (``store.read_games_and_events``); ``project`` hands a reader
+to PostgreSQL for all the games (``batch_read.read_games_and_events``); ``project`` hands a reader
 his seat's part. ``live`` does it each time the hub wakes the stream, with heartbeats between:
 every reader woken by one notification is served by one read, and the games woken while a read
 is in flight by the next (``Hub.read``). ``catch_up`` does it once (a stream served through
@@ -29,7 +29,8 @@ from games import engine
 from games.errors import GameNotFound
 from games.models import Game, GameEvent, GameId
 from games.selectors import etag, feed_item, game_payload, rating_changes_of
-from games.store import read_games_and_events, seats_of, states_after
+from games.store.batch_read import read_games_and_events, states_after
+from games.store.log import seats_of
 from players.models import Player
 from streams import bus, hub, sse
 from streams.limits import Claim

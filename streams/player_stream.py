@@ -15,7 +15,7 @@ from typing import Any
 
 from games import engine
 from games.models import GameId, Seat
-from games.store import get_game, load_state
+from games.store.log import get_game, load_state
 from streams import bus, hub, sse
 from streams.limits import Claim
 from streams.live import Step, follow

@@ -1,6 +1,6 @@
 """Plays through the API on the embedded SQLite default (`make run`), in its own process; run by
-tests/test_sqlite_default.py. The hot paths are hand-written SQL (games/store.py), which the
-rest of the suite runs on PostgreSQL only."""
+tests/test_sqlite_default.py. On PostgreSQL the store's hot paths are hand-written SQL
+(games/store/sql.py); on SQLite the store takes the ORM's way instead, which this plays through."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def main() -> None:
     assert poll(game_id, host_token, tag) == 304
     assert poll(game_id, host_token, 'W/"stale"') == 200
     # The stream, read through WSGI: the log after seq 2 then the view (the streams' read,
-    # games/store.py read_games_and_events, on SQLite).
+    # games/store/batch_read.py read_games_and_events, on SQLite).
     version = host.get(f"/api/games/{game_id}").json()["version"]
     stream = host.get(f"/api/games/{game_id}/stream?after=2").content
     ids = [int(line[4:]) for line in stream.decode().splitlines() if line.startswith("id: ")]

@@ -2,14 +2,12 @@
 
 knox finds a token by its first characters and compares digests in Python; the digest is its
 primary key, so the subclass asks for both in one indexed lookup instead, with the player
-(``select_related``), or lets the view find it (``GameView``'s poll: with the game's ETag). The
-rest is knox's: expiry (with its ``token_expired`` signal), ``AUTO_REFRESH``, the inactive
-player's refusal.
+(``select_related``). The rest is knox's: expiry (with its ``token_expired`` signal),
+``AUTO_REFRESH``, the inactive player's refusal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import structlog
@@ -43,24 +41,11 @@ def find_token(digest: str, key: str) -> AuthToken | None:
         return None
 
 
-#: How a view finds the presented token itself (``find_token``'s arguments and answer).
-Finder = Callable[[str, str], AuthToken | None]
-
-
 class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # knox: no type hints
     """knox's token authentication in one query, naming the player on every later log line of
     the request: his id, never the token."""
 
-    def finder(self, request: Request) -> Finder:
-        """How the presented token is found, with its player: ``find_token``, unless the view
-        finds it itself, reading more in the same query (its ``find_token``: ``GameView``'s
-        poll reads the game's ETag with the token)."""
-        found: Finder | None = getattr(request.parser_context.get("view"), "find_token", None)
-        return find_token if found is None else found
-
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, AuthToken] | None:
-        # An instance serves one request (DRF makes them per request).
-        self.find = self.finder(request)
         header = get_authorization_header(request).split()
         if not header or header[0].decode(errors="replace").lower() not in PREFIXES:
             return None  # another scheme, or none: anonymous
@@ -77,7 +62,7 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # kno
             digest = hash_token(text)
         except (UnicodeError, ValueError, TypeError):
             raise _invalid() from None
-        auth_token = self.find(digest, text[: CONSTANTS.TOKEN_KEY_LENGTH])
+        auth_token = find_token(digest, text[: CONSTANTS.TOKEN_KEY_LENGTH])
         if auth_token is None or self._cleanup_token(auth_token):
             raise _invalid()
         if knox_settings.AUTO_REFRESH and auth_token.expiry:

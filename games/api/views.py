@@ -12,14 +12,13 @@ from django.db.models import QuerySet
 from django.http import HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from knox.models import AuthToken
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import contract, selectors, services, store
+from games import contract, selectors, services
 from games.api import docs
 from games.api.serializers import (
     ActionResultSerializer,
@@ -38,7 +37,6 @@ from games.api.serializers import (
 )
 from games.models import Game, Seat
 from players.api.requests import player_of
-from truc_api import authentication
 from truc_api.pagination import Page
 from truc_api.serializers import UUID_PATTERN, location, validated, validated_query
 
@@ -196,19 +194,8 @@ class JoinByCodeView(APIView):
 
 class GameView(APIView):
     """A poll (``If-None-Match``) of an unchanged game is answered 304 through the whole stack
-    (middleware headers, throttles) with the token's one query, which also reads the game's ETag
-    parts for the token's player (``find_token``)."""
-
-    #: What the poll's statement read with the token (``find_token``); None for a plain read.
-    polled: store.Poll | None = None
-
-    def find_token(self, digest: str, key: str) -> AuthToken | None:
-        """The authentication's token lookup (``truc_api.authentication``); a poll's reads the
-        game's ETag parts with it, in the store's statement (``store.poll_token``)."""
-        if not self.request.headers.get("If-None-Match"):
-            return authentication.find_token(digest, key)
-        self.polled = store.poll_token(digest, key, self.kwargs["game_id"])
-        return None if self.polled is None else self.polled.token
+    (middleware headers, throttles, the token's lookup) with one statement more: the game's ETag
+    for the caller (``selectors.polled_etag``)."""
 
     @extend_schema(
         operation_id="games_read",
@@ -222,10 +209,9 @@ class GameView(APIView):
         ),
     )
     def get(self, request: Request, game_id: str) -> HttpResponseBase:
-        tag = (
-            None if self.polled is None else selectors.polled_etag(self.polled.etag_parts, game_id)
-        )
-        if tag is not None and _matches(request.headers.get("If-None-Match"), tag):
+        polled = request.headers.get("If-None-Match")
+        tag = selectors.polled_etag(game_id, player_of(request)) if polled else None
+        if tag is not None and _matches(polled, tag):
             # Django's own bodiless 304: nothing for DRF's renderer to do (DRF adds its headers
             # to any response, the middleware theirs).
             return HttpResponseNotModified(headers={"ETag": tag, **_CACHING})

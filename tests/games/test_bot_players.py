@@ -9,7 +9,7 @@ from django.conf import settings
 
 from games import bot_players, engine
 from games.models import Game, GameEvent, Seat
-from games.store import load_state
+from games.store.log import load_state
 from tests.celery_fixtures import eventually
 
 

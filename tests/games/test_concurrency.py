@@ -23,7 +23,7 @@ from knox.models import AuthToken
 
 from games import engine
 from games.models import Game, GameEvent, IdempotencyRecord, Seat
-from games.store import load_state
+from games.store.log import load_state
 from tests.games.conftest import Client
 
 BURST = 50

@@ -12,10 +12,11 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.utils import DatabaseError
 
-from games import engine, store
+from games import engine
 from games.engine import events as ev
 from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot
-from games.store import load_state
+from games.store import batch_read, log, recent
+from games.store.log import load_state
 from tests.games.conftest import Client, play_out
 
 
@@ -91,7 +92,7 @@ def test_event_log_fold_is_the_state_from_every_snapshot(finished: Game) -> None
     payloads = _payloads(finished)
     state = _fold(payloads)
     assert state.match_over
-    store.forget_recent_states()  # the rebuild itself, not the state the last request kept
+    recent.forget_recent_states()  # the rebuild itself, not the state the last request kept
     assert load_state(finished) == state, "the store's rebuild from the latest snapshot"
     snapshots = list(HandSnapshot.objects.filter(game=finished).order_by("hand_number"))
     assert len(snapshots) == HandRecord.objects.filter(game=finished).count() > 1
@@ -146,15 +147,15 @@ def test_event_log_the_state_kept_after_an_action_is_the_fold_at_its_version(
     view = clients[0].get(f"/api/games/{game_id}").json()
     mover = view["state"]["turn"]
     action = clients[mover].get(f"/api/games/{game_id}").json()["state"]["legal_actions"][0]
-    store.forget_recent_states()
+    recent.forget_recent_states()
 
     with django_capture_on_commit_callbacks(execute=True):
         assert clients[mover].act(game_id, action, view["version"]).status_code == 201
 
     game = Game.objects.get(pk=game_id)
-    kept = store.recent_state(game.pk, game.version)
+    kept = recent.recent_state(game.pk, game.version)
     assert kept is not None and kept == _fold(_payloads(game))
-    assert store.recent_state(game.pk, game.version - 1) is None  # only at its own version
+    assert recent.recent_state(game.pk, game.version - 1) is None  # only at its own version
 
 
 def test_event_log_a_rolled_back_action_keeps_no_state(
@@ -170,7 +171,7 @@ def test_event_log_a_rolled_back_action_keeps_no_state(
         again = clients[other].get(f"/api/games/{game_id}").json()
         action = again["state"]["legal_actions"][0]
         assert clients[other].act(game_id, action, again["version"]).status_code == 201
-    store.forget_recent_states()
+    recent.forget_recent_states()
 
     # The same key for a new, legal action: written, then rolled back at the key's INSERT.
     with django_capture_on_commit_callbacks(execute=True):
@@ -180,7 +181,7 @@ def test_event_log_a_rolled_back_action_keeps_no_state(
 
     assert reused.status_code == 409, reused.json()
     game_pk, version = uuid.UUID(game_id), now["version"]
-    assert all(store.recent_state(game_pk, version + n) is None for n in range(1, 20))
+    assert all(recent.recent_state(game_pk, version + n) is None for n in range(1, 20))
 
 
 def test_event_log_a_kept_state_folded_on_by_new_events_is_the_fold_at_their_version(
@@ -189,7 +190,7 @@ def test_event_log_a_kept_state_folded_on_by_new_events_is_the_fold_at_their_ver
     django_assert_num_queries: Any,
 ) -> None:
     game_id, clients = table("valenciano", players=2)
-    store.forget_recent_states()
+    recent.forget_recent_states()
     with django_capture_on_commit_callbacks(execute=True):
         first = load_state(Game.objects.get(pk=game_id))  # kept at its version
     for _ in range(3):  # moves made elsewhere: their states are not kept here
@@ -197,21 +198,21 @@ def test_event_log_a_kept_state_folded_on_by_new_events_is_the_fold_at_their_ver
         mover = view["state"]["turn"]
         action = clients[mover].get(f"/api/games/{game_id}").json()["state"]["legal_actions"][0]
         assert clients[mover].act(game_id, action, view["version"]).status_code == 201
-    game = store.get_games([game_id])[0]
-    assert store.recent_state(game.pk, first.version) == first
+    game = batch_read.get_games([game_id])[0]
+    assert recent.recent_state(game.pk, first.version) == first
     assert game.version > first.version
     truth = _fold(_payloads(game))
 
-    rows = store.load_event_ranges([(game.pk, first.version - 1, game.version)])
+    rows = batch_read.load_event_ranges([(game.pk, first.version - 1, game.version)])
     # Events that do not follow on the kept state (one missing): read from the log instead.
     gap = {game.pk: [row for row in rows[game.pk] if row.seq != first.version + 1]}
     with django_assert_num_queries(1):
-        assert store.states_after([game], gap) == [truth]
-    assert store.recent_state(game.pk, game.version) is None  # (kept only after commit)
+        assert batch_read.states_after([game], gap) == [truth]
+    assert recent.recent_state(game.pk, game.version) is None  # (kept only after commit)
 
     with django_capture_on_commit_callbacks(execute=True), django_assert_num_queries(0):
-        assert store.states_after([game], rows) == [truth]
-    assert store.recent_state(game.pk, game.version) == truth, "kept at its new version"
+        assert batch_read.states_after([game], rows) == [truth]
+    assert recent.recent_state(game.pk, game.version) == truth, "kept at its new version"
 
 
 def _fields(instance: Any) -> dict[str, Any]:
@@ -230,21 +231,21 @@ def test_event_log_the_streams_read_gives_what_the_ordinary_reads_give(
         action = clients[mover].get(f"/api/games/{game_id}").json()["state"]["legal_actions"][0]
         assert clients[mover].act(game_id, action, view["version"]).status_code == 201
     ids = [uuid.UUID(game_id), uuid.UUID(other_id)]
-    games = store.get_games(ids)
+    games = batch_read.get_games(ids)
     versions = {game.pk: game.version for game in games}
     # Two readers of one game at different cursors, one of the other, and a game that is gone.
     keys = [(ids[0], 0), (ids[0], 2), (ids[1], 1), (uuid.uuid4(), 0)]
 
-    read, events = store.read_games_and_events(keys, most=3)
+    read, events = batch_read.read_games_and_events(keys, most=3)
 
     by_id = {game.pk: game for game in read}
     assert set(by_id) == set(ids)
     for game in games:
         assert _fields(by_id[game.pk]) == _fields(game)
-        assert [(_fields(s), store.seat_names(s)) for s in store.seats_of(by_id[game.pk])] == [
-            (_fields(s), store.seat_names(s)) for s in store.seats_of(game)
+        assert [(_fields(s), log.seat_names(s)) for s in log.seats_of(by_id[game.pk])] == [
+            (_fields(s), log.seat_names(s)) for s in log.seats_of(game)
         ]
     assert versions[ids[0]] >= 4  # the two readers' ranges (1-3, 3-5) overlap
-    expected = store.load_event_ranges([(ids[0], 0, 5), (ids[1], 1, 4)])
+    expected = batch_read.load_event_ranges([(ids[0], 0, 5), (ids[1], 1, 4)])
     for pk in ids:  # each event once, in seq order, as the ordinary read makes it
         assert [_fields(row) for row in events[pk]] == [_fields(row) for row in expected[pk]]

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Game, GameEvent, IdempotencyRecord
-from games.store import load_state
+from games.store.log import load_state
 from games.tasks import purge_idempotency_records
 from tests.games.conftest import Client
 

@@ -9,9 +9,10 @@ import threading
 import pytest
 from django.db import connections
 
-from games import selectors, store
+from games import selectors
 from games.models import Game
 from games.rating import rate_game
+from games.store import log
 from tests.notifications.conftest import mover
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_a_read_with_an_action_committed_in_its_middle_is_of_one_moment(table, m
     seat, action = mover(game_id, clients)
     version = action.pop("expected_version")
     deadline = clients[0].get(f"/api/games/{game_id}").json()["deadline"]  # of this turn
-    real_load_state = store.load_state  # what selectors imported, patched there below
+    real_load_state = log.load_state  # what selectors imported, patched there below
     acted: list[int] = []
 
     def load_state_after_an_action(game):

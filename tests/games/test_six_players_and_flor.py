@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games import store
+from games.store import log
 from tests.engine.test_rules_flor import THREE_FLORES
 from tests.games.conftest import Client
 from tests.games.test_authorization import assert_problem
@@ -105,7 +105,7 @@ def test_a_six_player_table_has_seats_0_to_5(make_client):
 
 
 def test_a_flor_contest_is_played_by_its_singers_through_the_api(table, monkeypatch):
-    monkeypatch.setattr(store, "_shuffler", KnownDeal(THREE_FLORES))
+    monkeypatch.setattr(log, "_shuffler", KnownDeal(THREE_FLORES))
     game_id, clients = table("argentino_clasico", players=6, options={"flor": True})
     views = [read(client, game_id)["state"] for client in clients]
     assert [view["hand"]["my_flor"] for view in views] == [35, 26, 27, None, None, None]

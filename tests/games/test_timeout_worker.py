@@ -22,7 +22,7 @@ from django.utils import timezone
 from games import engine, services
 from games.api.views import action_answer
 from games.models import Game, GameEvent, Seat
-from games.store import load_state
+from games.store.log import load_state
 from games.tasks import apply_timeout, sweep_overdue_turns
 from tests.factories import PlayerFactory
 from truc_api.celery import app

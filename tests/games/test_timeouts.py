@@ -11,7 +11,7 @@ from games import engine, services, timeouts
 from games.api.views import action_answer
 from games.errors import StaleVersion
 from games.models import Game, GameEvent, Seat
-from games.store import load_state
+from games.store.log import load_state
 from tests.factories import PlayerFactory
 
 

@@ -13,7 +13,7 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from games.models import Game, Seat
-from games.store import get_game, load_state
+from games.store.log import get_game, load_state
 from lobby.models import ChatLine
 from notifications.services import subscribe
 from players.models import Player

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.models import Seat
-from games.store import load_state
+from games.store.log import load_state
 from notifications.models import Delivery
 from tests.games.conftest import Client, make_client, table  # noqa: F401  (fixtures)
 from tests.notifications.receiver import Receiver

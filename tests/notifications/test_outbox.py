@@ -3,14 +3,17 @@ built from its receiver's own view. No worker here: nothing is sent."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import engine
+from games import engine, signals
 from games.models import Game
+from games.store.log import load_state
 from notifications.models import Delivery, Kind
-from notifications.outbox import kinds_for, pending_call, state_before
+from notifications.outbox import kinds_for, pending_call
 from tests.notifications.conftest import (
     act,
     deliveries_of,
@@ -132,16 +135,29 @@ def test_outbox_rolls_back_with_its_events(table) -> None:
     assert Delivery.objects.count() == 0
 
 
-def test_outbox_state_before_is_the_fold_up_to_that_event(table) -> None:
+def test_outbox_is_given_the_fold_before_and_after_each_action(table) -> None:
+    """What the outbox tells a seat is the step from ``before`` to ``state`` that the store's
+    signal gives it: each the fold of the log up to that event."""
     game_id, clients = table("valenciano", players=2)
-    for _ in range(4):
-        seat, action = mover(game_id, clients)
-        act(clients[seat], game_id, action)
+    given: list[signals.Recorded] = []
+
+    def keep(sender: Any, recorded: list[signals.Recorded], **_: Any) -> None:
+        given.extend(recorded)
+
+    signals.recorded_together.connect(keep, sender=Game, dispatch_uid="test_outbox.keep")
+    try:
+        for _ in range(4):
+            seat, action = mover(game_id, clients)
+            act(clients[seat], game_id, action)
+    finally:
+        signals.recorded_together.disconnect(keep, sender=Game, dispatch_uid="test_outbox.keep")
     game = Game.objects.get(pk=game_id)
     events = [engine.event_from_json(p) for p in game.events.values_list("payload", flat=True)]
-    for seq in range(2, game.version + 1):
-        assert state_before(game, seq) == engine.replay(events[: seq - 1])
-    assert state_before(game, 1) is None
+    assert len(given) == 4
+    for one in given:
+        first, last = one.rows[0].seq, one.rows[-1].seq
+        assert one.before == engine.replay(events[: first - 1])
+        assert one.state == engine.replay(events[:last])
 
 
 def test_kinds_for_a_raise_is_a_new_call(table) -> None:
@@ -149,12 +165,12 @@ def test_kinds_for_a_raise_is_a_new_call(table) -> None:
     seat, call = mover(game_id, clients, CALLS)
     act(clients[seat], game_id, call)
     game = Game.objects.get(pk=game_id)
-    called = state_before(game, game.version + 1)
+    called = load_state(game)
     other, raise_ = mover(game_id, clients, RAISES)
     assert other != seat and pending_call(called) is not None
     act(clients[other], game_id, raise_)
     game.refresh_from_db()
-    raised = state_before(game, game.version + 1)
+    raised = load_state(game)
     assert pending_call(raised) != pending_call(called)
     assert kinds_for(seat, called, raised, set()) == ["your_turn", "call_pending"]
     assert kinds_for(other, called, raised, set()) == []
