@@ -18,7 +18,7 @@ from players.models import (
     RatingFamily,
     RatingSize,
 )
-from players.ratings import PROVISIONAL_GAMES, START_RATING
+from players.ratings import START_RATING, is_provisional
 
 
 def current_ratings(player: Player) -> list[dict[str, Any]]:
@@ -35,7 +35,7 @@ def current_ratings(player: Player) -> list[dict[str, Any]]:
                     "size": size.value,
                     "value": rating.value if rating else START_RATING,
                     "games": games,
-                    "provisional": games < PROVISIONAL_GAMES,
+                    "provisional": is_provisional(games),
                     "updated_at": rating.updated_at if rating else None,
                 }
             )
@@ -68,7 +68,7 @@ def leaderboard_rows(ratings: Iterable[Rating], *, first_rank: int) -> list[dict
             "player": rating.player,
             "value": rating.value,
             "games": rating.games,
-            "provisional": rating.games < PROVISIONAL_GAMES,
+            "provisional": is_provisional(rating.games),
             "updated_at": rating.updated_at,
         }
         for rank, rating in enumerate(ratings, start=first_rank)

@@ -85,10 +85,6 @@ def register_local(loop: asyncio.AbstractEventLoop, hub: Any) -> None:
     _local_hubs[loop] = hub
 
 
-def unregister_local(loop: asyncio.AbstractEventLoop) -> None:
-    _local_hubs.pop(loop, None)
-
-
 def _publish_here(topics: list[str], offers: dict[str, bytes] | None) -> None:
     """The in-process channel: wake this process's streams. A write made by another process
     (the Celery worker ``make run`` starts beside the server) is found by the next check,

@@ -34,11 +34,6 @@ CALL_PENDING = "call_pending"
 Notice = tuple[int, str, dict[str, Any]]  # player id, kind, data
 
 
-def notify_player(player_id: int, kind: str, data: dict[str, Any]) -> None:
-    """Append one notice to the player's log, in the caller's transaction."""
-    notify_players([(player_id, kind, data)])
-
-
 def notify_players(notices: Iterable[Notice]) -> None:
     """Append notices, each to its player's log. Each feed row is locked until commit, in player
     order (a transaction that notifies several players never deadlocks another that does): take

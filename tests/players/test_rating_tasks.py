@@ -22,7 +22,7 @@ from games.models import Game, Seat
 from games.rating import rate_game, rating_changes_for, unrated_games
 from players import services as player_services
 from players.models import Rating, RatingChange
-from players.ratings import START_RATING, Standing, rate_2v2, rate_teams, rating_delta
+from players.ratings import START_RATING, Standing, rate_teams, rating_delta
 from tests.celery_fixtures import eventually
 from tests.factories import PlayerFactory
 
@@ -103,7 +103,7 @@ def test_rate_game_2v2_rates_each_player_against_the_opposing_pairs_average():
     rate_game(game.pk)
 
     s = [Standing(value, games) for value, games in start]
-    (d0, d2), (d1, d3) = rate_2v2((s[0], s[2]), (s[1], s[3]), 1.0)
+    (d0, d2), (d1, d3) = rate_teams((s[0], s[2]), (s[1], s[3]), 1.0)
     assert deltas(game) == {
         people[0].pk: d0,
         people[1].pk: d1,
