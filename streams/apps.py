@@ -6,7 +6,7 @@ class StreamsConfig(AppConfig):
 
     It follows the game log through ``games.signals.events_recorded`` and knox's tokens through
     Django's ``post_delete``; neither games/ nor players/ knows it. Other apps (the lobby) tell a
-    player something with ``streams.notices.notify_player``.
+    player something with ``streams.notices.notify_players``.
     """
 
     name = "streams"

@@ -277,7 +277,7 @@ def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIter
         # Offers alone only when every poke since the last wait carried one (``Watch.plain``).
         found = None if read_next or watch.plain or not kept else _from_offers(kept, cursor.after)
         if found is True:
-            return Step([], seq=cursor.after)
+            return Step([])
         try:
             if isinstance(found, Snapshot):
                 snapshot = found
@@ -292,11 +292,11 @@ def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIter
         watch.seen["game"] = (cursor.game_id, cursor.mark)
         read_next = not snapshot.complete
         if cursor.over:
-            return Step(chunks, end="game_over", seq=cursor.after)
+            return Step(chunks, end="game_over")
         # More moves offered meanwhile, or more of a long backlog: at once, not after a wait.
         again = read_next or (
             isinstance(found, Snapshot) and cursor.after in here.offers.get(topic, {})
         )
-        return Step(chunks, again=again, seq=cursor.after)
+        return Step(chunks, again=again)
 
     return follow([topic], player.pk, digest, claim, step)

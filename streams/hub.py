@@ -33,8 +33,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from redis.exceptions import RedisError
 
-from streams import bus, delivery_clock
-from streams.delivery_clock import Stamp
+from streams import bus
 
 logger = structlog.get_logger(__name__)
 
@@ -83,22 +82,16 @@ class Watch:
         #: The count of pokes (of any watch) at this watch's last poke, or at its making: a read
         #: started since then sees what caused it.
         self.woken_at = next(_pokes)
-        #: The earliest notification not yet served, and the one the last ``wait`` took
-        #: (``delivery_clock``: kept only when its log is on).
-        self._stamp: Stamp | None = None
-        self.stamp: Stamp | None = None
         #: Whether a poke since the last ``wait`` carried no offer (and before the first wait:
         #: a stream's first read catches up from the log).
         self._plain = False
         self.plain = True
 
-    def poke(self, reason: str, published: float | None = None, offered: bool = False) -> None:
+    def poke(self, reason: str, offered: bool = False) -> None:
         self._reasons.add(reason)
         self._plain |= not offered
         self._woken.set()
         self.woken_at = next(_pokes)
-        if published is not None and self._stamp is None:
-            self._stamp = Stamp(published, time.time())
 
     async def wait(self, timeout: float) -> set[str]:
         """Until poked or ``timeout`` passes; the reasons (topics, probe names), empty on time."""
@@ -113,7 +106,6 @@ class Watch:
                 timer.cancel()
         self._woken.clear()
         reasons, self._reasons = self._reasons, set()
-        self.stamp, self._stamp = self._stamp, None
         self.plain, self._plain = self._plain, False
         return reasons
 
@@ -239,12 +231,7 @@ class Hub:
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)
 
-    def poke_many(
-        self,
-        topics: Iterable[str],
-        published: float | None = None,
-        offers: dict[str, bytes] | None = None,
-    ) -> None:
+    def poke_many(self, topics: Iterable[str], offers: dict[str, bytes] | None = None) -> None:
         for topic in topics:
             followers = self._by_topic.get(topic)
             if not followers:  # nobody here follows it: its offer is not even decoded
@@ -252,7 +239,7 @@ class Hub:
             offer = offers.get(topic) if offers else None
             offered = offer is not None and self._keep(topic, offer)
             for watch in followers:
-                watch.poke(topic, published, offered)
+                watch.poke(topic, offered)
 
     def _keep(self, topic: str, offer: bytes) -> bool:
         decode = _offer_decoders.get(topic.partition(":")[0])
@@ -294,7 +281,6 @@ class Hub:
     def _start(self) -> None:
         if self._tasks:
             return
-        delivery_clock.watch_collector()
         self._tasks.append(asyncio.create_task(self._tick()))
         if self.redis is not None:
             self._tasks.append(asyncio.create_task(self._listen()))
@@ -324,9 +310,8 @@ class Hub:
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
                             topic = message["channel"].decode()[len(prefix) :]
-                            stamp, offer = _parts(message["data"])
-                            offers = {topic: offer} if offer else None
-                            self.poke_many([topic], stamp, offers)
+                            offer = message["data"]  # empty: no offer (``bus.publish``)
+                            self.poke_many([topic], {topic: offer} if offer else None)
             except (RedisError, OSError) as error:
                 logger.warning("streams.listen_failed", error=str(error))
                 await asyncio.sleep(1)
@@ -353,18 +338,6 @@ def _checked(read: Callable[..., Any], *args: Any) -> Any:
         close_old_connections()  # closes it: an error occurred on it
         _checked_at.last = time.monotonic()
         return read(*args)
-
-
-def _parts(data: bytes) -> tuple[float | None, bytes]:
-    """A notification's publisher's stamp (kept only for the delivery clock), then its offer
-    (``bus.publish``: ``<stamp>[ <offer>]``)."""
-    stamp, _, offer = data.partition(b" ")
-    if not stamp or not delivery_clock.enabled():
-        return None, offer
-    try:
-        return float(stamp), offer
-    except ValueError:  # a publisher that sends no stamp
-        return None, offer
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

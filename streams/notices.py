@@ -1,7 +1,7 @@
 """A player's notices: what his stream (``GET /api/stream``) tells him, kept so it can resume.
 
-Any app tells a player something with ``notify_player(player_id, kind, data)`` inside its own
-transaction (the lobby: a challenge, a match found); the notice commits or rolls back with it,
+Any app tells players something with ``notify_players([(player_id, kind, data), ...])`` inside its
+own transaction (the lobby: a challenge, a match found); the notice commits or rolls back with it,
 and his streams are woken after commit. ``data`` is plain JSON and must hold only what this
 player may see. The game log's own notices (a game started or ended, a rating changed, a deadline
 near, a player joined your open game) are written here by ``streams.followers``.

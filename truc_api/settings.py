@@ -348,10 +348,6 @@ STREAM_READ_BATCH = env.int("STREAM_READ_BATCH", default=32)
 STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
 STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
 STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
-# A file the streams process appends a line to for each delivery a notification caused: when it
-# was published, received, read and handed to the server (streams/delivery_clock.py). For
-# bench/streams.py only; empty (production): nothing is kept.
-STREAM_DELIVERY_LOG = env.str("STREAM_DELIVERY_LOG", default="")
 # The streams process's garbage collector (truc_api/collector.py, applied in truc_api/asgi.py):
 # freeze what start-up loaded, so that no collection walks it again, and collect the youngest
 # generation after this many new objects instead of Python's 700 (0: Python's own).

@@ -27,7 +27,7 @@ class Server:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
-    delivery_log: Path  # STREAM_DELIVERY_LOG (streams/delivery_clock.py)
+    delivery_log: Path  # STREAM_DELIVERY_LOG, written when clocked (bench/delivery_clock.py)
 
     @property
     def url(self) -> str:
@@ -43,12 +43,13 @@ class Server:
                 self.process.wait(5)
 
 
-def start(env: dict[str, str], log: Path, workers: int = 1) -> Server:
+def start(env: dict[str, str], log: Path, workers: int = 1, clocked: bool = False) -> Server:
+    """``clocked``: served as bench/streams.py serves it, through bench/delivery_clock.py."""
     port = free_port()
+    app = ("--factory", "bench.delivery_clock:asgi") if clocked else ("truc_api.asgi:application",)
     command = [
         *(sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1"),
-        *("--port", str(port), "--workers", str(workers), "--no-ws"),
-        "truc_api.asgi:application",
+        *("--port", str(port), "--workers", str(workers), "--no-ws", *app),
     ]
     delivery_log = log.with_suffix(".delivery")
     with log.open("wb") as out:

@@ -40,7 +40,7 @@ def test_offers_are_kept_for_followed_topics_only_the_last_few(settings) -> None
         watch = Watch(["t:1"])
         hub.add(watch)
         for after in range(OFFERS_KEPT + 2):
-            hub.poke_many(["t:1", "t:2"], None, {"t:1": b"%d m" % after, "t:2": b"0 x"})
+            hub.poke_many(["t:1", "t:2"], {"t:1": b"%d m" % after, "t:2": b"0 x"})
         kept = dict(hub.offers)
         offered = not (await watch.wait(1) and watch.plain)
         hub.poke_many(["t:1"])  # no offer: the reader must read
@@ -63,7 +63,7 @@ def test_an_unreadable_offer_is_a_plain_notification(settings) -> None:
         watch = Watch(["t:1"])
         hub.add(watch)
         await watch.wait(0)  # past the first read
-        hub.poke_many(["t:1"], None, {"t:1": b"not-a-number"})
+        hub.poke_many(["t:1"], {"t:1": b"not-a-number"})
         return bool(await watch.wait(1)) and watch.plain
 
     assert asyncio.run(run())
