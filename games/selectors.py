@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
-from games.rating import rating_changes_for
+from games.rated_results import rating_changes_for
 from games.store import (
     EtagParts,
     get_game,

@@ -34,8 +34,8 @@ events_committed = Signal()
 #: with all of them at once (the outbox: one query for the subscriptions of a whole sweep).
 recorded_together = Signal()
 
-#: Sent by ``games.rating.rate_game`` inside the transaction that wrote a finished game's rating
-#: changes: ``game`` (the locked ``Game`` row) and ``changes`` (the ``RatingChange`` rows).
+#: Sent by ``games.rated_results.rate_game`` inside the transaction that wrote a finished game's
+#: rating changes: ``game`` (the locked ``Game`` row) and ``changes`` (the ``RatingChange`` rows).
 game_rated = Signal()
 
 

@@ -1,6 +1,6 @@
 """Reads for ratings (a player's ratings and history, the leaderboards) and blocks.
 
-What reads games (a game's rating changes, a player's record) is games/'s: games.rating and
+What reads games (a game's rating changes, a player's record) is games/'s: games.rated_results and
 games.selectors."""
 
 from __future__ import annotations
@@ -40,6 +40,18 @@ def current_ratings(player: Player) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def rating_change_item(change: RatingChange) -> dict[str, Any]:
+    """One rating change as the game's view and the player's notice tell it: the pool, and the
+    rating before and after."""
+    return {
+        "family": change.family,
+        "size": change.size,
+        "before": change.before,
+        "after": change.after,
+        "delta": change.delta,
+    }
 
 
 def rating_history(player: Player) -> QuerySet[RatingChange]:

@@ -21,6 +21,7 @@ from games.store import seats_of
 from notifications import signals as notification_signals
 from players import signals as player_signals
 from players.models import Player, RatingChange
+from players.selectors import rating_change_item
 from streams import bus, game_stream, notices
 from streams.models import PlayerFeed, PlayerNotice
 
@@ -134,14 +135,7 @@ def on_game_rated(sender: Any, game: Game, changes: Sequence[RatingChange], **_:
         (
             change.player_id,
             notices.RATING_CHANGED,
-            {
-                "game_id": str(game.pk),
-                "family": change.family,
-                "size": change.size,
-                "before": change.before,
-                "after": change.after,
-                "delta": change.delta,
-            },
+            {"game_id": str(game.pk), **rating_change_item(change)},
         )
         for change in changes
     )

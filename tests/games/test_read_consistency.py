@@ -11,7 +11,7 @@ from django.db import connections
 
 from games import selectors, store
 from games.models import Game
-from games.rating import rate_game
+from games.rated_results import rate_game
 from tests.notifications.conftest import mover
 
 pytestmark = pytest.mark.django_db

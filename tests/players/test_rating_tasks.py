@@ -1,6 +1,6 @@
 """Rating finished games: the service, the Celery tasks on a real worker, and the ratings API.
 
-The service is games/'s (``games.rating``: who sat where, who won) over players/' Elo writes
+The service is games/'s (``games.rated_results``: who sat where, who won) over players/' Elo writes
 (``players.services.rate_match``). The worker tests run `games.tasks`' rating tasks in a real
 Celery worker thread on the Redis broker (tests/celery_fixtures.py); the others call the service
 or the API in one test transaction.
@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from games import services as game_services
 from games import tasks
 from games.models import Game, Seat
-from games.rating import rate_game, rating_changes_for, unrated_games
+from games.rated_results import rate_game, rating_changes_for, unrated_games
 from players import services as player_services
 from players.models import Rating, RatingChange
 from players.ratings import START_RATING, Standing, rate_teams, rating_delta

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game
-from games.rating import rate_game
+from games.rated_results import rate_game
 from notifications import reminders
 from players.models import Player
 from players.services import delete_account
