@@ -83,7 +83,7 @@ def _stamp_publishes() -> None:
         kept = offers or {}
         publish(topics, {topic: MARK + sent + b" " + kept.get(topic, b"") for topic in topics})
 
-    bus.publish = stamped  # ``publish_on_commit`` and the followers look it up at each call
+    bus.publish = stamped  # ``publish_on_commit`` and the receivers look it up at each call
 
 
 # --- the streams: the stamps through the hub to each stream's step -----------------------------

@@ -1,5 +1,5 @@
-"""Signals the game server sends, so what follows a game's log subscribes to it: games/ records
-events without knowing who follows them (STYLE.md: the direction of arrows).
+"""Signals the game server sends, so what reacts to a game's log subscribes to it: games/ records
+events without knowing who hears them (STYLE.md: the direction of arrows).
 
 ``events_recorded`` and ``events_committed`` are sent by the event store (``games.store.save_all``)
 for every save of a game's events, with the same arguments: ``game`` (the ``Game`` row as that

@@ -4,7 +4,7 @@ Any app tells players something with ``notify_players([(player_id, kind, data), 
 own transaction (the lobby: a challenge, a match found); the notice commits or rolls back with it,
 and his streams are woken after commit. ``data`` is plain JSON and must hold only what this
 player may see. The game log's own notices (a game started or ended, a rating changed, a deadline
-near, a player joined your open game) are written here by ``streams.followers``.
+near, a player joined your open game) are written here by ``streams.receivers``.
 
 "Your turn" and "a call is pending" are not notices: they are the state of his games now
 (``Seat.awaiting``), which his stream tells on connecting and whenever it changes, so an app back

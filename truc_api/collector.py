@@ -9,7 +9,7 @@ garbage collector, in the server"). Two settings, both switchable:
   its objects live as long as the process, and no collection walks them again.
 - ``STREAMS_GC_THRESHOLD``: the youngest generation's threshold (Python's default is 700). The
   objects a delivery makes die young by their reference counts; at 700 the collector runs
-  several times a second under load and moves the snapshots and states still in use at that
+  several times a second under load and moves the reads and states still in use at that
   moment into the older generations, which is what makes full collections come often. Fewer
   young collections promote fewer such objects. 0 keeps Python's default.
 

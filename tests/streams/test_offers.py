@@ -190,9 +190,7 @@ def test_without_its_offer_or_after_a_gap_the_stream_reads_and_loses_nothing(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("players", [2, 4])
-def test_an_offer_is_the_snapshot_a_read_of_the_log_gives(
-    table, settings, monkeypatch, players
-) -> None:
+def test_an_offer_is_what_a_read_of_the_log_gives(table, settings, monkeypatch, players) -> None:
     """The same messages for every viewer kind whichever way a stream gets a move."""
     settings.STREAMS_REDIS_URL = ""
     game_id, clients = table("valenciano", players=players)
@@ -205,14 +203,14 @@ def test_an_offer_is_the_snapshot_a_read_of_the_log_gives(
     for moves in range(1, 5):
         play_one(to_play(clients, game_id), game_id)
         assert len(offers) == moves
-        after, snapshot = game_stream.offered(offers[-1])
-        key = (uuid.UUID(str(snapshot.game_id)), after)
+        after, game_read = game_stream.offered(offers[-1])
+        key = (uuid.UUID(str(game_read.game_id)), after)
         read = game_stream.read_many([key])[key]
         assert (read.last_seq, read.mark, read.over, read.seats) == (
-            snapshot.last_seq, snapshot.mark, snapshot.over, snapshot.seats
+            game_read.last_seq, game_read.mark, game_read.over, game_read.seats
         )  # fmt: skip
         assert {seat: parsed(made) for seat, made in read.projections.items()} == {
-            seat: parsed(made) for seat, made in snapshot.projections.items()
+            seat: parsed(made) for seat, made in game_read.projections.items()
         }
 
 

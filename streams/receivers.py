@@ -1,4 +1,4 @@
-"""What the streams follow, through signals (no app calls the streams): the game log
+"""What the streams hear, through signals (no app calls the streams): the game log
 (``events_recorded`` for the notices written with the events, ``events_committed`` to wake the
 streams), seats taken and left, ratings written, deadlines near, and knox's tokens
 (deleted on logout). Each writes the players' notices in the sender's transaction and publishes
@@ -28,7 +28,7 @@ from streams.models import PlayerFeed, PlayerNotice
 logger = structlog.get_logger(__name__)
 
 
-def follow() -> None:
+def connect() -> None:
     game_signals.events_recorded.connect(on_events_recorded, sender=Game, dispatch_uid="streams")
     game_signals.events_committed.connect(
         on_events_committed, sender=Game, dispatch_uid="streams.wake"
