@@ -241,8 +241,7 @@ def project(game_read: GameRead, cursor: Cursor, player_id: int) -> tuple[list[b
     chunks = list(projection.events)
     after = cursor.after if game_read.last_seq is None else game_read.last_seq
     # One new cursor a wake, made directly: this runs for every reader of every move, and
-    # ``dataclasses.replace`` (twice) showed in the streams process's profile (bench/README.md,
-    # streams: "CPU a delivery").
+    # ``dataclasses.replace`` (twice) showed in the streams process's profile.
     if not game_read.complete:
         return chunks, Cursor(cursor.game_id, after, cursor.tag, game_read.mark, cursor.over)
     if projection.tag != cursor.tag and projection.view is not None:

@@ -96,9 +96,9 @@ class Watch:
     async def wait(self, timeout: float) -> set[str]:
         """Until poked or ``timeout`` passes; the reasons (topics, probe names), empty on time."""
         if not self._woken.is_set():
-            # A timer that sets the event: at 5,000 streams a heartbeat is due 300 times a
-            # second, and ``asyncio.timeout`` ends each by cancelling the task and catching
-            # the error, several times the cost of this.
+            # A timer that sets the event: with thousands of streams open heartbeats fall due
+            # all the time, and ``asyncio.timeout`` ends each by cancelling the task and
+            # catching the error, which costs far more than a timer.
             timer = asyncio.get_running_loop().call_later(timeout, self._woken.set)
             try:
                 await self._woken.wait()
@@ -181,9 +181,9 @@ class Hub:
     def _start_reads(self, read_many: ReadMany) -> None:
         """Reads of the keys gathered, oldest first, ``STREAM_READ_BATCH`` at most each, while
         a thread is free: a read answers its readers only once it has read all its keys, so
-        after a stall (the 250 games of 5,000 streams woken at once) one read of every game
-        kept the first woken waiting for the last one's projections; each read's keys still
-        cost its few statements."""
+        after a stall (hundreds of games woken at once) one read of every game would keep the
+        first woken waiting for the last one's projections; each read's keys still cost its
+        few statements."""
         gathering = self._gathering.get(read_many)
         while gathering and self._reading < settings.STREAM_READ_THREADS:
             keys = list(itertools.islice(gathering, settings.STREAM_READ_BATCH))
@@ -325,8 +325,8 @@ _checked_at = threading.local()
 def _checked(read: Callable[..., Any], *args: Any) -> Any:
     """``read(*args)`` on this thread's connection, checked (``close_old_connections``: its age,
     and with ``CONN_HEALTH_CHECKS`` a round trip to PostgreSQL) at most once a
-    ``CONNECTION_CHECK_SECONDS``, not before every read: at a hundred moves a second that round
-    trip was one of a read's five. A connection that died since its last check (a restarted
+    ``CONNECTION_CHECK_SECONDS``, not before every read: a read is a few round trips, and the
+    check would add one to each. A connection that died since its last check (a restarted
     database) fails the read once: it is checked, and the read made again."""
     now = time.monotonic()
     if now - getattr(_checked_at, "last", -math.inf) >= CONNECTION_CHECK_SECONDS:

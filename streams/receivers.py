@@ -76,7 +76,7 @@ def on_events_committed(
     """Wake the game's streams, with what they would read (``game_stream.offer``: made here,
     once, from what this process has in hand), and its players' (their turns may have moved).
     A sweep's games (``saved`` > 1: the turn clock's timeouts) go without: their streams read,
-    and the sweep does not pay every game's projections (bench/README.md, streams)."""
+    and the sweep, which applies many games in one go, does not pay every game's projections."""
     players = (bus.player_topic(seat.player_id) for seat in seats_of(game))
     topic = bus.game_topic(game.pk)
     offers = (
