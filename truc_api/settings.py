@@ -207,7 +207,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["truc_api.authentication.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON only: with DRF's form and multipart parsers every request body is documented under
-    # three content types, and a client generated from such a schema fails to import.
+    # three content types, and the client openapi-python-client generated from it failed to import.
     # DRF's JSON parser and renderer, through orjson (truc_api/json_io.py).
     "DEFAULT_PARSER_CLASSES": ["truc_api.json_io.Parser"],
     "DEFAULT_RENDERER_CLASSES": ["truc_api.json_io.Renderer"],
