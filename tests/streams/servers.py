@@ -65,13 +65,21 @@ def start(env: dict[str, str], log: Path, workers: int = 1, clocked: bool = Fals
 
 
 def wait_ready(server: Server, timeout: float = 60) -> None:
+    wait_live(server.url, server.process, server.log, timeout)
+
+
+def wait_live(url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> None:
+    """Until ``url`` answers its liveness check; the end of ``log`` in the error if the process
+    exits or never answers."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"the server exited: {server.log.read_text()[-2000:]}")
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{log.read_text()[-2000:]}")
         try:
-            with urllib.request.urlopen(f"{server.url}/api/health/live", timeout=2):
+            with urllib.request.urlopen(f"{url}/api/health/live", timeout=2):
                 return
+        # Refused, reset, or accepted but not yet answered within the 2 s (a loaded machine
+        # while Django loads): all OSError, all mean "not up yet".
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"the server did not start: {server.log.read_text()[-2000:]}")
+    raise RuntimeError(f"the server did not answer in {timeout:g} s:\n{log.read_text()[-2000:]}")
