@@ -1,7 +1,7 @@
 """The publishing side of the notification channel: "topic X moved", sent after commit.
 
-A notification says its topic (``game:<id>``, ``player:<id>``, ``token:<player id>``), and may
-carry an offer: for a move, what the game's streams
+A notification says its topic (``game:<id>``, ``player:<id>``, ``token:<player id>``) and may
+carry an offer (its only content): for a move, what the game's streams
 would read, as the process that made the move had it in hand (``game_stream.offer``). The event
 log and the player's notices stay the only source of truth: a stream takes an offer only when it
 continues exactly where the stream is, and otherwise re-reads the log. So a lost notification
