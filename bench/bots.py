@@ -3,11 +3,11 @@
     python -m bench.bots [--pairs strong:basic,basic:random | --pool] [--presets P,...]
                          [--players 2,4] [--matches N] [--seed S] [--jobs J] [--by-preset]
 
-For each pair ``A:B`` and table size it plays N whole matches (``games.bots.play_match``), the
+For each pair ``A:B`` and table size it plays N whole matches (``bot_matches.play_match``), the
 presets taken in turn (match ``i`` under preset ``i mod len(presets)``); side 0 is A in even
 matches and B in odd ones, so A and B take turns at being the first mano, and with 4 players both
 partners of a side are the same bot. A and B are levels of the API (``random``, ``basic``,
-``strong``) or styles of ``games/bots/styles.py`` (``cautious``, ``aggressive``, ``bluffer``,
+``strong``) or styles of ``bench/bot_styles.py`` (``cautious``, ``aggressive``, ``bluffer``,
 ``accepts``); ``--pool`` is ``strong`` against each of ``POOL``. Deals are shuffled from a seed
 per match, so a run is reproducible. It reports A's share of matches won with its Wilson 95 %
 interval, the hands per match, A's net envido and truco points per match (points A's side scored
@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from games import bots  # noqa: E402
-from games import engine as E  # noqa: E402
-from games.bots import styles  # noqa: E402
-from games.engine.events import HandEnded  # noqa: E402
+from bench import bot_matches
+from bench import bot_styles as styles
+from games import engine as E
+from games.engine.events import HandEnded
 
 PRESETS = ("valenciano", "argentino", "argentino_clasico")
 POOL = ("basic", "random", "cautious", "aggressive", "bluffer", "accepts")
@@ -59,14 +59,14 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def opponent(name: str) -> bots.Player:
-    """A level of the API or a style of ``games.bots.styles``."""
+def opponent(name: str) -> bot_matches.Player:
+    """A level of the API or a style of ``bench.bot_styles``."""
     if name in styles.STYLES:
         return lambda view, history, rng: styles.choose(name, view, rng)
-    return bots.player(name)
+    return bot_matches.player(name)
 
 
-def timed(player: bots.Player, result: Result) -> bots.Player:
+def timed(player: bot_matches.Player, result: Result) -> bot_matches.Player:
     def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> Any:
         if len(view["legal_actions"]) < 2:
             return player(view, history, rng)
@@ -87,7 +87,7 @@ def play(job: tuple[str, str, str, int, int, int]) -> Result:
     result = Result(preset, won=False, hands=0)
     a_player, b_player = timed(opponent(a), result), opponent(b)
     seats = [a_player if seat % 2 == a_side else b_player for seat in range(players)]
-    state, events = bots.play_match(rules, seats, rng)
+    state, events = bot_matches.play_match(rules, seats, rng)
     result.won = state.winner == a_side
     assert state.hand is not None
     result.hands = state.hand.number

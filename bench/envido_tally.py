@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 
-from games import bots
+from bench import bot_matches
 from games import engine as E
 from games.engine.cards import envido_of
 from games.engine.events import (
@@ -141,7 +141,7 @@ def play(job: tuple[str, str, int, int, int]) -> Tally:
     rng = random.Random(f"{seed}:{preset}:{players}:{index}")
     a_side = index % 2
     seats = [opponent(a) if s % 2 == a_side else opponent(b) for s in range(players)]
-    _, events = bots.play_match(rules, seats, rng)
+    _, events = bot_matches.play_match(rules, seats, rng)
     tally = Tally()
     tally_match(events, a_side, players, tally)
     return tally

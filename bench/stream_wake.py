@@ -8,9 +8,9 @@ Run by hand, never as a test. In one process, ``--streams`` game streams (``game
 each served by Django's ``ASGIHandler.send_response`` of its ``StreamingHttpResponse``, as under
 granian) follow ``--streams / --per-game`` games through the real hub (``streams/hub.py``: its
 watches, its gathered reads on its read threads, ``follow``, ``project``); only two edges are
-replaced: the database read (``game_stream.read_many`` answers each (game, cursor) with a snapshot
-of one more event and a new view, made in memory on the read thread) and the socket (the ASGI
-``send`` counts the bytes). Then:
+replaced: the database read (``game_stream.read_many`` answers each (game, cursor) with a
+``GameRead`` of one more event and a new view, made in memory on the read thread) and the socket
+(the ASGI ``send`` counts the bytes). Then:
 
 - delivery: ``--rounds`` times, each game in turn is poked as a move's notification would, and
   the next waits until its every stream has sent: the process's CPU (every thread's: the loop
@@ -92,7 +92,7 @@ class Reader:
 
 
 def in_memory_read_many(keys: list[game_stream.Key]) -> dict[game_stream.Key, Any]:
-    """A snapshot of one more event and a new view for each (game, cursor): what the database
+    """A ``GameRead`` of one more event and a new view for each (game, cursor): what the database
     read hands the readers, made without it (its projections encoded here, as the read's are)."""
     found = {}
     for game_id, after in keys:
@@ -105,7 +105,7 @@ def in_memory_read_many(keys: list[game_stream.Key]) -> dict[game_stream.Key, An
             )
             for seat in (None, 0, 1)
         }
-        found[(game_id, after)] = game_stream.Snapshot(
+        found[(game_id, after)] = game_stream.GameRead(
             game_id, seq, True, False, (seq,), False, {1: 0, 2: 1}, projections
         )
     return found

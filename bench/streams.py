@@ -11,7 +11,8 @@ Redis (``--redis``, a database of its own; the channel prefix is this run's own)
    players and tokens;
 2. starts the production shape of docker-compose.yml on loopback ports: the REST API on granian
    WSGI (2 processes x 2 threads) and the streams on granian ASGI (ONE process: every stream of
-   a level on that one process), both publishing/subscribing through Redis pub/sub;
+   a level on that one process), both publishing/subscribing through Redis pub/sub, each served
+   through bench/delivery_clock.py (the application wrapped from outside, to clock deliveries);
 3. creates, through the API, one 2-player match per ``--per-game`` streams of the largest level;
 4. for each level N, on its N / ``--per-game`` matches (one that ended replaced by a new one):
    measures REST action throughput with no stream open (``--rest-clients`` closed-loop clients
@@ -28,7 +29,7 @@ Redis (``--redis``, a database of its own; the channel prefix is this run's own)
    - REST throughput with the N streams open (the same closed loop);
    - the server's part of each delivery, from the commit to the bytes handed to granian, and its
      parts (Redis, the wake, the read, the send), from the streams process's delivery log
-     (``STREAM_DELIVERY_LOG``, streams/delivery_clock.py), beside the same events' arrival at the
+     (``STREAM_DELIVERY_LOG``, bench/delivery_clock.py), beside the same events' arrival at the
      clients from the same publish time, the clients' event-loop lag, and the streams process's
      garbage collections;
    - in each measured phase, each part's CPU per delivery and per action (``Meter``): the streams
@@ -435,7 +436,7 @@ def pct(values: list[float], q: int) -> float:
 
 @dataclass(frozen=True)
 class Stamped:
-    """One line of the streams process's delivery log (streams/delivery_clock.py), wall clock."""
+    """One line of the streams process's delivery log (bench/delivery_clock.py), wall clock."""
 
     published: float
     poked: float
@@ -585,13 +586,15 @@ def main(argv: list[str] | None = None) -> None:
     ]
     rest = start_server(
         [granian, "--interface", "wsgi", "--workers", "2", "--blocking-threads", "2",
-         "--host", "127.0.0.1", "--port", str(rest_port), "truc_api.wsgi:application"],
+         "--host", "127.0.0.1", "--port", str(rest_port),
+         "--factory", "bench.delivery_clock:wsgi"],
         env, rest_port, logs[0],
     )  # fmt: skip
     asgi = start_server(
         [granian, "--interface", "asgi", "--workers", "1", "--no-ws", "--backpressure", "20000",
          *args.asgi_options.split(),
-         "--host", "127.0.0.1", "--port", str(streams_port), "truc_api.asgi:application"],
+         "--host", "127.0.0.1", "--port", str(streams_port),
+         "--factory", "bench.delivery_clock:asgi"],
         env, streams_port, logs[1],
     )  # fmt: skip
     worker = worker_of(asgi.pid)

@@ -24,6 +24,6 @@ def next_deadline(game: Game, state: engine.State) -> datetime | None:
 
 
 def wants_task(game: Game) -> bool:
-    """A short deadline gets a task with an ETA; the sweep covers the long ones (a Redis ETA past
-    the visibility timeout is delivered again: NOTES.md)."""
+    """A short deadline gets a task with an ETA; the sweep covers the long ones: Redis delivers a
+    task whose ETA lies past the broker's visibility timeout again, and again."""
     return game.deadline is not None and game.turn_seconds <= settings.TIMEOUT_TASK_MAX_SECONDS

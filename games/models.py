@@ -74,7 +74,7 @@ class Game(models.Model):
         ordering = ["-created_at"]
         # Each action rewrites its game's row, and a row that changes an indexed column (the
         # deadline does) is written again in every index whose condition it meets: the
-        # indexes hold only the games their queries look for (bench/README.md).
+        # indexes hold only the games their queries look for, so an action rewrites few.
         constraints = [
             models.UniqueConstraint(
                 fields=["join_code"], condition=Q(join_code__isnull=False), name="join_code_unique"

@@ -12,7 +12,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
-from games.rating import rating_changes_for
+from games.rated_results import rating_changes_for
 from games.store.log import get_game, load_events, load_state, one_moment, seat_names, seats_of
 from players.models import (
     PRESET_FAMILIES,
@@ -175,8 +175,7 @@ def hand_history(game: Game) -> dict[str, Any]:
                 "number": cama.number,
                 "winner": cama.winner_side,
                 "scores": cama.scores,
-                "started_at": cama.started_at.isoformat(),
-                "ended_at": cama.ended_at.isoformat() if cama.ended_at else None,
+                **_period(cama),
             }
             for cama in CamaRecord.objects.filter(game=game)
         ],
@@ -195,11 +194,18 @@ def hand_history(game: Game) -> dict[str, Any]:
                 "scores": hand.scores,
                 "first_seq": hand.first_seq,
                 "last_seq": hand.last_seq,
-                "started_at": hand.started_at.isoformat(),
-                "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
+                **_period(hand),
             }
             for hand in HandRecord.objects.filter(game=game)
         ],
+    }
+
+
+def _period(record: CamaRecord | HandRecord) -> dict[str, str | None]:
+    """When a cama or a hand started, and ended (None while it is played)."""
+    return {
+        "started_at": record.started_at.isoformat(),
+        "ended_at": record.ended_at.isoformat() if record.ended_at else None,
     }
 
 

@@ -1,5 +1,5 @@
-"""Signals the game server sends, so what follows a game's log subscribes to it: games/ records
-events without knowing who follows them (STYLE.md: the direction of arrows).
+"""Signals the game server sends, so what reacts to a game's log subscribes to it: games/ records
+events without knowing who hears them (STYLE.md: the direction of arrows).
 
 ``events_recorded`` and ``events_committed`` are sent by the event store
 (``games.store.log.append``) for every append to a game's log, with the same arguments: ``game``
@@ -36,8 +36,8 @@ events_committed = Signal()
 #: sweep).
 recorded_together = Signal()
 
-#: Sent by ``games.rating.rate_game`` inside the transaction that wrote a finished game's rating
-#: changes: ``game`` (the locked ``Game`` row) and ``changes`` (the ``RatingChange`` rows).
+#: Sent by ``games.rated_results.rate_game`` inside the transaction that wrote a finished game's
+#: rating changes: ``game`` (the locked ``Game`` row) and ``changes`` (the ``RatingChange`` rows).
 game_rated = Signal()
 
 

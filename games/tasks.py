@@ -17,7 +17,7 @@ from celery import shared_task
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import bot_players, clock, engine, open_tables, rating, services, timeouts
+from games import bot_players, clock, engine, open_tables, rated_results, services, timeouts
 from games.models import Game, GameEvent, GameId
 
 # Games finished within this many seconds are left to their own rate_game task, which is almost
@@ -70,7 +70,7 @@ def expire_open_games() -> int:
 )
 def rate_game(game_id: GameId) -> int:
     """Rate one finished game; how many rating changes it wrote (0 when there was nothing to do)."""
-    return len(rating.rate_game(game_id))
+    return len(rated_results.rate_game(game_id))
 
 
 @shared_task(name="games.tasks.reconcile_ratings")
@@ -80,8 +80,8 @@ def reconcile_ratings(grace_seconds: int = RECONCILE_GRACE_SECONDS) -> int:
     Only games that finished more than ``grace_seconds`` ago (0: all of them); how many it rated.
     """
     cutoff = timezone.now() - timedelta(seconds=grace_seconds)
-    game_ids = rating.unrated_games(finished_before=cutoff, limit=RECONCILE_BATCH)
-    return sum(1 for game_id in game_ids if rating.rate_game(game_id))
+    game_ids = rated_results.unrated_games(finished_before=cutoff, limit=RECONCILE_BATCH)
+    return sum(1 for game_id in game_ids if rated_results.rate_game(game_id))
 
 
 def follow_committed_events(

@@ -56,8 +56,8 @@ def routing() -> dict[str, Any]:
 
 def send_after_commit(delivery_id: uuid.UUID | str, delay: float = 0) -> None:
     """Send after the outermost commit (at once outside a transaction); a delay beyond
-    WEBHOOK_TASK_MAX_DELAY_SECONDS is left to the sweep, since a Redis ETA past the visibility
-    timeout is delivered again (NOTES.md)."""
+    WEBHOOK_TASK_MAX_DELAY_SECONDS is left to the sweep, since Redis delivers a task whose ETA
+    lies past the broker's visibility timeout again, and again."""
     if delay > settings.WEBHOOK_TASK_MAX_DELAY_SECONDS:
         return
     options = {"countdown": delay} if delay else {}

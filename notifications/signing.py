@@ -34,15 +34,3 @@ def headers(secret: str, webhook_id: str, timestamp: int, body: bytes) -> dict[s
         "webhook-timestamp": str(timestamp),
         "webhook-signature": signature(secret, webhook_id, timestamp, body),
     }
-
-
-def verify(secret: str, received: dict[str, str], body: bytes) -> bool:
-    """What a receiver checks: one of the space-separated signatures matches (keys rotate)."""
-    try:
-        expected = signature(
-            secret, received["webhook-id"], int(received["webhook-timestamp"]), body
-        )
-    except (KeyError, ValueError):
-        return False
-    offered = received.get("webhook-signature", "").split()
-    return any(hmac.compare_digest(expected, candidate) for candidate in offered)

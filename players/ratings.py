@@ -51,14 +51,15 @@ class Standing:
     def k(self) -> int:
         return k_factor(self.games)
 
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+
+def is_provisional(games: int) -> bool:
+    """Whether a rating resting on ``games`` rated games is still provisional."""
+    return games < PROVISIONAL_GAMES
 
 
 def k_factor(games: int) -> int:
     """K for a player who has already played ``games`` rated games in the pool."""
-    return K_PROVISIONAL if games < PROVISIONAL_GAMES else K_ESTABLISHED
+    return K_PROVISIONAL if is_provisional(games) else K_ESTABLISHED
 
 
 def expected_score(rating: float, opponent: float) -> float:
@@ -112,13 +113,6 @@ def rate_teams(
         tuple(rating_delta(a.rating, average_b, score_a, a.k) for a in side_a),
         tuple(rating_delta(b.rating, average_a, score_b, b.k) for b in side_b),
     )
-
-
-def rate_2v2(
-    side_a: tuple[Standing, Standing], side_b: tuple[Standing, Standing], score_a: float
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The four players of a 2v2 game: ``rate_teams`` with pairs."""
-    return rate_teams(side_a, side_b, score_a)
 
 
 def rate_sides(

@@ -1,6 +1,6 @@
 """Reads for ratings (a player's ratings and history, the leaderboards) and blocks.
 
-What reads games (a game's rating changes, a player's record) is games/'s: games.rating and
+What reads games (a game's rating changes, a player's record) is games/'s: games.rated_results and
 games.selectors."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from players.models import (
     RatingFamily,
     RatingSize,
 )
-from players.ratings import PROVISIONAL_GAMES, START_RATING
+from players.ratings import START_RATING, is_provisional
 
 
 def current_ratings(player: Player) -> list[dict[str, Any]]:
@@ -35,11 +35,23 @@ def current_ratings(player: Player) -> list[dict[str, Any]]:
                     "size": size.value,
                     "value": rating.value if rating else START_RATING,
                     "games": games,
-                    "provisional": games < PROVISIONAL_GAMES,
+                    "provisional": is_provisional(games),
                     "updated_at": rating.updated_at if rating else None,
                 }
             )
     return rows
+
+
+def rating_change_item(change: RatingChange) -> dict[str, Any]:
+    """One rating change as the game's view and the player's notice tell it: the pool, and the
+    rating before and after."""
+    return {
+        "family": change.family,
+        "size": change.size,
+        "before": change.before,
+        "after": change.after,
+        "delta": change.delta,
+    }
 
 
 def rating_history(player: Player) -> QuerySet[RatingChange]:
@@ -68,7 +80,7 @@ def leaderboard_rows(ratings: Iterable[Rating], *, first_rank: int) -> list[dict
             "player": rating.player,
             "value": rating.value,
             "games": rating.games,
-            "provisional": rating.games < PROVISIONAL_GAMES,
+            "provisional": is_provisional(rating.games),
             "updated_at": rating.updated_at,
         }
         for rank, rating in enumerate(ratings, start=first_rank)

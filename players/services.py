@@ -307,9 +307,9 @@ def rate_match(
 
     ``sides`` are the player ids of side 0 and side 1, in seat order; ``pool`` the game's
     (family, size). A no-op (an empty list) when the game was rated before. The caller holds the
-    game's row lock (``games.rating.rate_game``), so callers take turns and each later one finds
-    the changes already written; the unique constraint on (game, player) is the backstop should
-    a writer ever skip that lock.
+    game's row lock (``games.rated_results.rate_game``), so callers take turns and each later one
+    finds the changes already written; the unique constraint on (game, player) is the backstop
+    should a writer ever skip that lock.
     """
     if _rated_before(game_id):
         return []

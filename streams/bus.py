@@ -1,7 +1,7 @@
 """The publishing side of the notification channel: "topic X moved", sent after commit.
 
-A notification says its topic (``game:<id>``, ``player:<id>``, ``token:<player id>``) and when it
-was sent (for ``delivery_clock``), and may carry an offer: for a move, what the game's streams
+A notification says its topic (``game:<id>``, ``player:<id>``, ``token:<player id>``) and may
+carry an offer (its only content): for a move, what the game's streams
 would read, as the process that made the move had it in hand (``game_stream.offer``). The event
 log and the player's notices stay the only source of truth: a stream takes an offer only when it
 continues exactly where the stream is, and otherwise re-reads the log. So a lost notification
@@ -16,7 +16,6 @@ embedded defaults), the hubs of this process only.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -27,7 +26,6 @@ from django.conf import settings
 from django.db import transaction
 
 from games.models import GameId
-from streams import delivery_clock
 
 logger = structlog.get_logger(__name__)
 
@@ -59,13 +57,11 @@ def publish(topics: list[str], offers: dict[str, bytes] | None = None) -> None:
         _publish_here(topics, offers)
         return
     prefix = settings.STREAMS_CHANNEL_PREFIX
-    sent = repr(time.time()).encode()
     offers = offers or {}
     try:
         with _redis(settings.STREAMS_REDIS_URL).pipeline(transaction=False) as pipe:
             for topic in topics:
-                offer = offers.get(topic)
-                pipe.publish(f"{prefix}:{topic}", sent if offer is None else sent + b" " + offer)
+                pipe.publish(f"{prefix}:{topic}", offers.get(topic, b""))
             pipe.execute()
     except redis.RedisError as error:
         # The action is committed; its streams find it at their next check (hub.Hub.check).
@@ -85,15 +81,10 @@ def register_local(loop: asyncio.AbstractEventLoop, hub: Any) -> None:
     _local_hubs[loop] = hub
 
 
-def unregister_local(loop: asyncio.AbstractEventLoop) -> None:
-    _local_hubs.pop(loop, None)
-
-
 def _publish_here(topics: list[str], offers: dict[str, bytes] | None) -> None:
     """The in-process channel: wake this process's streams. A write made by another process
     (the Celery worker ``make run`` starts beside the server) is found by the next check,
     which the settings then make frequent (``STREAM_CHECK_SECONDS``)."""
-    sent = time.time() if delivery_clock.enabled() else None
     for loop, hub in list(_local_hubs.items()):
         if not loop.is_closed():
-            loop.call_soon_threadsafe(hub.poke_many, topics, sent, offers)
+            loop.call_soon_threadsafe(hub.poke_many, topics, offers)

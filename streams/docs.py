@@ -278,7 +278,7 @@ def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-#: The ``data`` of the notices the streams write themselves (streams/followers.py), by kind.
+#: The ``data`` of the notices the streams write themselves (streams/receivers.py), by kind.
 NOTICE_DATA: dict[str, dict[str, Any]] = {
     notices.GAME_STARTED: {
         "game_id": _UUID,

@@ -10,10 +10,11 @@ is in flight by the next (``Hub.read``). ``catch_up`` does it once (a stream ser
 WSGI). The seat is found again at each read (a player who left an open game is a spectator
 again), and a game that became hidden from the reader ends the stream.
 
-A move's notification carries its snapshot (``offer``), made by the process that recorded the
-move from the rows and the state it had in hand: a stream woken only by such notifications takes
-them while each continues from its cursor (``_from_offers``), with no read at all; any other wake
-(a notification without one, a gap between them, a stream's first step) reads as above.
+A move's notification carries what a read of it would give (``offer``), made by the process that
+recorded the move from the rows and the state it had in hand: a stream woken only by such
+notifications takes them while each continues from its cursor (``_from_offers``), with no read at
+all; any other wake (a notification without one, a gap between them, a stream's first step)
+reads as above.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ hub.register_probe("game", marks)
 
 @dataclass(frozen=True)
 class Projection:
-    """What one seat (None: a spectator) is sent from a snapshot: the events, and the view with
+    """What one seat (None: a spectator) is sent from a ``GameRead``: the events, and the view with
     its ETag (sent when the reader's last differs)."""
 
     events: list[bytes]
@@ -77,7 +78,7 @@ class Projection:
 
 
 @dataclass(frozen=True)
-class Snapshot:
+class GameRead:
     """One read of a game: the events after a cursor up to the row's version and every seat's
     projection of them and of the view. Every reader of the game at that cursor is served from
     it (``Hub.read``), so a move followed by many readers costs a share of one read of the
@@ -97,8 +98,8 @@ class Snapshot:
 Key = tuple[uuid.UUID, int]
 
 
-def read_many(keys: list[Key]) -> dict[Key, Snapshot]:
-    """A snapshot for every (game, cursor) that readers wait on, in one round trip for all of
+def read_many(keys: list[Key]) -> dict[Key, GameRead]:
+    """A game_read for every (game, cursor) that readers wait on, in one round trip for all of
     them (the games with their seats and the events; the states folded on in memory): the hub
     gathers every key asked while a read is in flight into the next (``Hub.read``). A game that
     is gone is left out."""
@@ -114,7 +115,7 @@ def read_many(keys: list[Key]) -> dict[Key, Snapshot]:
                   if upto == games[game_id].version > 0}.values())  # fmt: skip
     states = dict(zip([game.pk for game in ready], states_after(ready, rows), strict=True))
     return {
-        (game_id, after): _snapshot(
+        (game_id, after): _game_read(
             games[game_id],
             [row for row in rows[game_id] if after < row.seq <= upto],
             complete=upto == games[game_id].version,
@@ -128,7 +129,7 @@ def _upto(game: Game, after: int) -> int:
     return min(game.version, after + BATCH)
 
 
-def read(game_id: GameId, after: int) -> Snapshot:
+def read(game_id: GameId, after: int) -> GameRead:
     try:
         key = (game_id if isinstance(game_id, uuid.UUID) else uuid.UUID(game_id), after)
     except ValueError:
@@ -139,9 +140,9 @@ def read(game_id: GameId, after: int) -> Snapshot:
     return found
 
 
-def _snapshot(
+def _game_read(
     game: Game, rows: list[GameEvent], complete: bool, state: engine.State | None
-) -> Snapshot:
+) -> GameRead:
     seats = {seat.player_id: seat.number for seat in seats_of(game)}
     projections = {}
     # Read once for every viewer kind's view (a finished game's only).
@@ -153,7 +154,7 @@ def _snapshot(
             projections[seat] = Projection(events, etag(game, seat), view)
         else:
             projections[seat] = Projection(events, None, None)
-    return Snapshot(
+    return GameRead(
         game_id=game.pk,
         last_seq=rows[-1].seq if rows else None,
         complete=complete,
@@ -166,10 +167,10 @@ def _snapshot(
 
 
 def offer(game: Game, rows: Sequence[GameEvent], state: engine.State) -> bytes:
-    """What a move's notification carries for its game's streams: the snapshot of its events
+    """What a move's notification carries for its game's streams: the game_read of its events
     (``rows``, just committed, and ``state`` after them) that a read at the seq before them
     would give, every viewer kind's projection made once, here."""
-    found = _snapshot(game, list(rows), complete=True, state=state)
+    found = _game_read(game, list(rows), complete=True, state=state)
     return orjson.dumps(
         {
             "game": str(game.pk),
@@ -191,11 +192,11 @@ def _text(view: bytes | None) -> str | None:
     return None if view is None else view.decode()
 
 
-def offered(data: bytes) -> tuple[int, Snapshot]:
-    """An offer read back (``Hub.poke_many``, once a process): its cursor, and the snapshot."""
+def offered(data: bytes) -> tuple[int, GameRead]:
+    """An offer read back (``Hub.poke_many``, once a process): its cursor, and its ``GameRead``."""
     try:
         found = orjson.loads(data)
-        snapshot = Snapshot(
+        game_read = GameRead(
             game_id=uuid.UUID(found["game"]),
             last_seq=found["last_seq"],
             complete=True,
@@ -208,7 +209,7 @@ def offered(data: bytes) -> tuple[int, Snapshot]:
                 for seat, events, tag, view in found["projections"]
             },
         )
-        return int(found["after"]), snapshot
+        return int(found["after"]), game_read
     except (KeyError, TypeError) as error:
         raise ValueError(f"not an offer: {error}") from None
 
@@ -216,7 +217,7 @@ def offered(data: bytes) -> tuple[int, Snapshot]:
 hub.register_offer("game", offered)
 
 
-def _from_offers(kept: dict[Any, Snapshot], after: int) -> Snapshot | None | bool:
+def _from_offers(kept: dict[Any, GameRead], after: int) -> GameRead | None | bool:
     """What the offers kept give a reader at ``after``: the one that continues from there; True
     when none holds a move he lacks (a read saw them first); None when one does but none starts
     where he is (a move between was lost, comes late, or was dropped as old): he must read."""
@@ -224,39 +225,39 @@ def _from_offers(kept: dict[Any, Snapshot], after: int) -> Snapshot | None | boo
     if found is not None:
         return found
     if all(
-        snapshot.last_seq is not None and snapshot.last_seq <= after for snapshot in kept.values()
+        game_read.last_seq is not None and game_read.last_seq <= after
+        for game_read in kept.values()
     ):
         return True
     return None
 
 
-def project(snapshot: Snapshot, cursor: Cursor, player_id: int) -> tuple[list[bytes], Cursor]:
-    """The reader's messages from a snapshot (no database: the event loop does it). His seat is
+def project(game_read: GameRead, cursor: Cursor, player_id: int) -> tuple[list[bytes], Cursor]:
+    """The reader's messages from a ``GameRead`` (no database: the event loop does it). His seat is
     found again each time: a player who left an open game is a spectator again."""
-    seat = snapshot.seats.get(player_id)
-    if seat is None and snapshot.private:
+    seat = game_read.seats.get(player_id)
+    if seat is None and game_read.private:
         raise GameNotFound()
-    projection = snapshot.projections[seat]
+    projection = game_read.projections[seat]
     chunks = list(projection.events)
-    after = cursor.after if snapshot.last_seq is None else snapshot.last_seq
+    after = cursor.after if game_read.last_seq is None else game_read.last_seq
     # One new cursor a wake, made directly: this runs for every reader of every move, and
-    # ``dataclasses.replace`` (twice) showed in the streams process's profile (bench/README.md,
-    # streams: "CPU a delivery").
-    if not snapshot.complete:
-        return chunks, Cursor(cursor.game_id, after, cursor.tag, snapshot.mark, cursor.over)
+    # ``dataclasses.replace`` (twice) showed in the streams process's profile.
+    if not game_read.complete:
+        return chunks, Cursor(cursor.game_id, after, cursor.tag, game_read.mark, cursor.over)
     if projection.tag != cursor.tag and projection.view is not None:
         chunks.append(projection.view)
-    return chunks, Cursor(cursor.game_id, after, projection.tag, snapshot.mark, snapshot.over)
+    return chunks, Cursor(cursor.game_id, after, projection.tag, game_read.mark, game_read.over)
 
 
 def catch_up(cursor: Cursor, player: Player) -> tuple[list[bytes], Cursor]:
     """The messages that bring the reader from ``cursor`` to the game's version (WSGI: once)."""
     chunks: list[bytes] = []
     while True:
-        snapshot = read(cursor.game_id, cursor.after)
-        more, cursor = project(snapshot, cursor, player.pk)
+        game_read = read(cursor.game_id, cursor.after)
+        more, cursor = project(game_read, cursor, player.pk)
         chunks += more
-        if snapshot.complete:
+        if game_read.complete:
             return chunks, cursor
 
 
@@ -278,26 +279,26 @@ def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIter
         # Offers alone only when every poke since the last wait carried one (``Watch.plain``).
         found = None if read_next or watch.plain or not kept else _from_offers(kept, cursor.after)
         if found is True:
-            return Step([], seq=cursor.after)
+            return Step([])
         try:
-            if isinstance(found, Snapshot):
-                snapshot = found
+            if isinstance(found, GameRead):
+                game_read = found
             else:
                 key = (cursor.game_id, cursor.after)
-                snapshot = await here.read(read_many, key, watch)
-            if snapshot is None:
+                game_read = await here.read(read_many, key, watch)
+            if game_read is None:
                 raise GameNotFound()
-            chunks, cursor = project(snapshot, cursor, player.pk)
+            chunks, cursor = project(game_read, cursor, player.pk)
         except GameNotFound:  # deleted, or private and the reader no longer seated
             return Step([], end="not_found")
         watch.seen["game"] = (cursor.game_id, cursor.mark)
-        read_next = not snapshot.complete
+        read_next = not game_read.complete
         if cursor.over:
-            return Step(chunks, end="game_over", seq=cursor.after)
+            return Step(chunks, end="game_over")
         # More moves offered meanwhile, or more of a long backlog: at once, not after a wait.
         again = read_next or (
-            isinstance(found, Snapshot) and cursor.after in here.offers.get(topic, {})
+            isinstance(found, GameRead) and cursor.after in here.offers.get(topic, {})
         )
-        return Step(chunks, again=again, seq=cursor.after)
+        return Step(chunks, again=again)
 
     return follow([topic], player.pk, digest, claim, step)

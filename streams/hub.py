@@ -33,8 +33,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 from redis.exceptions import RedisError
 
-from streams import bus, delivery_clock
-from streams.delivery_clock import Stamp
+from streams import bus
 
 logger = structlog.get_logger(__name__)
 
@@ -83,29 +82,23 @@ class Watch:
         #: The count of pokes (of any watch) at this watch's last poke, or at its making: a read
         #: started since then sees what caused it.
         self.woken_at = next(_pokes)
-        #: The earliest notification not yet served, and the one the last ``wait`` took
-        #: (``delivery_clock``: kept only when its log is on).
-        self._stamp: Stamp | None = None
-        self.stamp: Stamp | None = None
         #: Whether a poke since the last ``wait`` carried no offer (and before the first wait:
         #: a stream's first read catches up from the log).
         self._plain = False
         self.plain = True
 
-    def poke(self, reason: str, published: float | None = None, offered: bool = False) -> None:
+    def poke(self, reason: str, offered: bool = False) -> None:
         self._reasons.add(reason)
         self._plain |= not offered
         self._woken.set()
         self.woken_at = next(_pokes)
-        if published is not None and self._stamp is None:
-            self._stamp = Stamp(published, time.time())
 
     async def wait(self, timeout: float) -> set[str]:
         """Until poked or ``timeout`` passes; the reasons (topics, probe names), empty on time."""
         if not self._woken.is_set():
-            # A timer that sets the event: at 5,000 streams a heartbeat is due 300 times a
-            # second, and ``asyncio.timeout`` ends each by cancelling the task and catching
-            # the error, several times the cost of this.
+            # A timer that sets the event: with thousands of streams open heartbeats fall due
+            # all the time, and ``asyncio.timeout`` ends each by cancelling the task and
+            # catching the error, which costs far more than a timer.
             timer = asyncio.get_running_loop().call_later(timeout, self._woken.set)
             try:
                 await self._woken.wait()
@@ -113,7 +106,6 @@ class Watch:
                 timer.cancel()
         self._woken.clear()
         reasons, self._reasons = self._reasons, set()
-        self.stamp, self._stamp = self._stamp, None
         self.plain, self._plain = self._plain, False
         return reasons
 
@@ -189,9 +181,9 @@ class Hub:
     def _start_reads(self, read_many: ReadMany) -> None:
         """Reads of the keys gathered, oldest first, ``STREAM_READ_BATCH`` at most each, while
         a thread is free: a read answers its readers only once it has read all its keys, so
-        after a stall (the 250 games of 5,000 streams woken at once) one read of every game
-        kept the first woken waiting for the last one's projections; each read's keys still
-        cost its few statements."""
+        after a stall (hundreds of games woken at once) one read of every game would keep the
+        first woken waiting for the last one's projections; each read's keys still cost its
+        few statements."""
         gathering = self._gathering.get(read_many)
         while gathering and self._reading < settings.STREAM_READ_THREADS:
             keys = list(itertools.islice(gathering, settings.STREAM_READ_BATCH))
@@ -239,12 +231,7 @@ class Hub:
     def on_tick(self, hook: Callable[[], Awaitable[None]]) -> None:
         self._tick_hooks.append(hook)
 
-    def poke_many(
-        self,
-        topics: Iterable[str],
-        published: float | None = None,
-        offers: dict[str, bytes] | None = None,
-    ) -> None:
+    def poke_many(self, topics: Iterable[str], offers: dict[str, bytes] | None = None) -> None:
         for topic in topics:
             followers = self._by_topic.get(topic)
             if not followers:  # nobody here follows it: its offer is not even decoded
@@ -252,7 +239,7 @@ class Hub:
             offer = offers.get(topic) if offers else None
             offered = offer is not None and self._keep(topic, offer)
             for watch in followers:
-                watch.poke(topic, published, offered)
+                watch.poke(topic, offered)
 
     def _keep(self, topic: str, offer: bytes) -> bool:
         decode = _offer_decoders.get(topic.partition(":")[0])
@@ -294,7 +281,6 @@ class Hub:
     def _start(self) -> None:
         if self._tasks:
             return
-        delivery_clock.watch_collector()
         self._tasks.append(asyncio.create_task(self._tick()))
         if self.redis is not None:
             self._tasks.append(asyncio.create_task(self._listen()))
@@ -324,9 +310,8 @@ class Hub:
                     async for message in pubsub.listen():
                         if message["type"] == "pmessage":
                             topic = message["channel"].decode()[len(prefix) :]
-                            stamp, offer = _parts(message["data"])
-                            offers = {topic: offer} if offer else None
-                            self.poke_many([topic], stamp, offers)
+                            offer = message["data"]  # empty: no offer (``bus.publish``)
+                            self.poke_many([topic], {topic: offer} if offer else None)
             except (RedisError, OSError) as error:
                 logger.warning("streams.listen_failed", error=str(error))
                 await asyncio.sleep(1)
@@ -340,8 +325,8 @@ _checked_at = threading.local()
 def _checked(read: Callable[..., Any], *args: Any) -> Any:
     """``read(*args)`` on this thread's connection, checked (``close_old_connections``: its age,
     and with ``CONN_HEALTH_CHECKS`` a round trip to PostgreSQL) at most once a
-    ``CONNECTION_CHECK_SECONDS``, not before every read: at a hundred moves a second that round
-    trip was one of a read's five. A connection that died since its last check (a restarted
+    ``CONNECTION_CHECK_SECONDS``, not before every read: a read is a few round trips, and the
+    check would add one to each. A connection that died since its last check (a restarted
     database) fails the read once: it is checked, and the read made again."""
     now = time.monotonic()
     if now - getattr(_checked_at, "last", -math.inf) >= CONNECTION_CHECK_SECONDS:
@@ -353,18 +338,6 @@ def _checked(read: Callable[..., Any], *args: Any) -> Any:
         close_old_connections()  # closes it: an error occurred on it
         _checked_at.last = time.monotonic()
         return read(*args)
-
-
-def _parts(data: bytes) -> tuple[float | None, bytes]:
-    """A notification's publisher's stamp (kept only for the delivery clock), then its offer
-    (``bus.publish``: ``<stamp>[ <offer>]``)."""
-    stamp, _, offer = data.partition(b" ")
-    if not stamp or not delivery_clock.enabled():
-        return None, offer
-    try:
-        return float(stamp), offer
-    except ValueError:  # a publisher that sends no stamp
-        return None, offer
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

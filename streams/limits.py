@@ -115,7 +115,8 @@ class Limits:
         for start in range(0, len(players), RENEW_AT_ONCE):
             # A player's claims in one command, and a few hundred players at a time: the loop
             # sends other streams' messages between them, where one pipeline of two commands a
-            # claim (10,000 at 5,000 streams) held it for as long as redis-py took to pack them.
+            # claim, for every stream of the process, held it for as long as redis-py took to
+            # pack them.
             async with self.hub.redis.pipeline(transaction=False) as pipe:
                 for player_id, ids in players[start : start + RENEW_AT_ONCE]:
                     pipe.zadd(self._key(player_id), dict.fromkeys(ids, expiry), xx=True)

@@ -3,14 +3,13 @@ until the stream's reader says it is over, the token is revoked, or the client g
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from streams import bus, delivery_clock, hub, sse, tokens
+from streams import bus, hub, sse, tokens
 from streams.limits import Claim, limits
 
 
@@ -21,7 +20,6 @@ class Step:
     chunks: list[bytes]
     end: str | None = None
     again: bool = False  # more to read at once (a long backlog, read in batches)
-    seq: int | None = None  # the last event's, for the delivery clock (game streams)
 
 
 #: Reads everything new and records in the watch what it saw (``watch.seen``) for the checks.
@@ -39,15 +37,10 @@ async def follow(
     watch.seen["token"] = (digest, True)
     try:
         yield sse.retry(settings.STREAM_RETRY_MILLISECONDS)
-        woke = 0.0  # when the wait that took ``watch.stamp`` ended (the delivery clock)
         while True:
             step = await read(watch)
-            read_at = time.time()
             if step.chunks:  # one write for the whole step: one send, one wake of the client
                 yield b"".join(step.chunks)
-                if watch.stamp is not None:
-                    delivery_clock.record(watch.stamp, woke, read_at, topics[0], step.seq)
-            watch.stamp = None
             if step.end is not None:
                 yield sse.message({"reason": step.end}, event="end")
                 return
@@ -55,7 +48,6 @@ async def follow(
                 continue
             while not (reasons := await watch.wait(settings.STREAM_HEARTBEAT_SECONDS)):
                 yield sse.HEARTBEAT
-            woke = time.time() if watch.stamp is not None else 0.0
             if reasons & {"token", revoked} and not await sync_to_async(tokens.still_valid)(digest):
                 yield sse.message({"reason": "token_revoked"}, event="end")
                 return

@@ -1,6 +1,6 @@
 """Each player's durable notices: the log his stream replays after the cursor it is given.
 
-A notice's ``seq`` counts per player, with no gap and in commit order: ``notices.notify_player``
+A notice's ``seq`` counts per player, with no gap and in commit order: ``notices.notify_players``
 takes it from the player's ``PlayerFeed`` row, locked until the transaction ends, so no later
 seq ever commits before an earlier one (a reader at seq 7 can never miss a 6 that commits
 later). ``UNIQUE(player, seq)`` is the backstop.

@@ -1,10 +1,10 @@
 """A player's notices: what his stream (``GET /api/stream``) tells him, kept so it can resume.
 
-Any app tells a player something with ``notify_player(player_id, kind, data)`` inside its own
-transaction (the lobby: a challenge, a match found); the notice commits or rolls back with it,
+Any app tells players something with ``notify_players([(player_id, kind, data), ...])`` inside its
+own transaction (the lobby: a challenge, a match found); the notice commits or rolls back with it,
 and his streams are woken after commit. ``data`` is plain JSON and must hold only what this
 player may see. The game log's own notices (a game started or ended, a rating changed, a deadline
-near, a player joined your open game) are written here by ``streams.followers``.
+near, a player joined your open game) are written here by ``streams.receivers``.
 
 "Your turn" and "a call is pending" are not notices: they are the state of his games now
 (``Seat.awaiting``), which his stream tells on connecting and whenever it changes, so an app back
@@ -32,11 +32,6 @@ YOUR_TURN = "your_turn"
 CALL_PENDING = "call_pending"
 
 Notice = tuple[int, str, dict[str, Any]]  # player id, kind, data
-
-
-def notify_player(player_id: int, kind: str, data: dict[str, Any]) -> None:
-    """Append one notice to the player's log, in the caller's transaction."""
-    notify_players([(player_id, kind, data)])
 
 
 def notify_players(notices: Iterable[Notice]) -> None:

@@ -1,9 +1,9 @@
 """JSON in and out of the API with orjson.
 
-Rendering and parsing JSON is a measurable part of the CPU an action costs with its reads
-(bench/README.md): DRF's renderer and parser go through the standard library's encoder and a
-text stream. Same output: compact, UTF-8, non-string keys as strings, anything else orjson does not
-know (lazy translations, decimals) handed to DRF's encoder.
+Rendering and parsing JSON is a measurable part of the CPU an action costs with its reads: DRF's
+renderer and parser go through the standard library's encoder and a text stream. Same output:
+compact, UTF-8, non-string keys as strings, anything else orjson does not know (lazy translations,
+decimals) handed to DRF's encoder.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class Negotiation(DefaultContentNegotiation):
     """DRF's content negotiation, with the answer to the requests nearly every client sends
     worked out at once: no ``Accept``, ``*/*`` or ``application/json``, and no format asked in
     the URL. DRF parses and ranks the header for each request, a large part of a request's
-    fixed cost (bench/README.md). Anything else is DRF's to decide (a 406 included)."""
+    fixed cost. Anything else is DRF's to decide (a 406 included)."""
 
     # DRF passes the view's list of renderers (APIView.perform_content_negotiation), which its
     # own implementation iterates more than once: the stubs' Iterable is wider than any caller.

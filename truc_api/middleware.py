@@ -2,8 +2,7 @@
 
 The API authenticates by token and keeps no session, so the session, CSRF, authentication and
 messages middleware only serve the admin. Scoped to its pages, they no longer cost every API
-request (bench/README.md, step 6). Each is a subclass of Django's own,
-so the admin's system checks still find it.
+request. Each is a subclass of Django's own, so the admin's system checks still find it.
 """
 
 from __future__ import annotations

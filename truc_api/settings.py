@@ -93,7 +93,8 @@ TEMPLATES = [
 # --- Storage ---------------------------------------------------------------------------------
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
-# A new connection per request cut throughput 2.7x in our measurements (NOTES.md): keep them.
+# Connections are kept: opening one per request (Django's default) costs each request a connection
+# set-up and a PostgreSQL backend's start.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
@@ -163,7 +164,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 # Turn clocks (games/clock.py). The deadline in the database is the truth; a task with an ETA
 # applies a short one on time, and the sweep applies any overdue one (a lost task only delays it).
-# Longer deadlines get no task: a Redis ETA beyond the visibility timeout is redelivered (NOTES.md).
+# Longer deadlines get no task: Redis delivers a task whose ETA lies past the broker's visibility
+# timeout again, and again.
 TIMEOUT_TASK_MAX_SECONDS = env.int("TIMEOUT_TASK_MAX_SECONDS", default=1800)
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
 # How long an action's answer is kept for a retry with the same Idempotency-Key: a client retries
@@ -205,7 +207,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["truc_api.authentication.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # JSON only: with DRF's form and multipart parsers every request body is documented under
-    # three content types, and the client generated from that schema failed to import (NOTES.md).
+    # three content types, and the client openapi-python-client generated from it failed to import.
     # DRF's JSON parser and renderer, through orjson (truc_api/json_io.py).
     "DEFAULT_PARSER_CLASSES": ["truc_api.json_io.Parser"],
     "DEFAULT_RENDERER_CLASSES": ["truc_api.json_io.Renderer"],
@@ -298,8 +300,9 @@ WEBHOOK_RETRY_DELAYS = [
 # exchange (a receiver that trickles its answer is cut off at WEBHOOK_TIMEOUT_SECONDS).
 WEBHOOK_CONNECT_TIMEOUT_SECONDS: float = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=2.0)
 WEBHOOK_TIMEOUT_SECONDS: float = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
-# A retry further away gets no ETA task (a Redis ETA past the visibility timeout is delivered
-# again, NOTES.md): the sweep sends it once it is overdue by WEBHOOK_SWEEP_GRACE_SECONDS.
+# A retry further away gets no ETA task (Redis delivers a task whose ETA lies past the broker's
+# visibility timeout again, and again): the sweep sends it once it is overdue by
+# WEBHOOK_SWEEP_GRACE_SECONDS.
 WEBHOOK_TASK_MAX_DELAY_SECONDS = env.float("WEBHOOK_TASK_MAX_DELAY_SECONDS", default=1800.0)
 WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
 WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
@@ -348,10 +351,6 @@ STREAM_READ_BATCH = env.int("STREAM_READ_BATCH", default=32)
 STREAMS_PER_PLAYER = env.int("STREAMS_PER_PLAYER", default=16)
 STREAMS_PER_PROCESS = env.int("STREAMS_PER_PROCESS", default=10000)
 STREAM_RETRY_AFTER_SECONDS = env.int("STREAM_RETRY_AFTER_SECONDS", default=10)
-# A file the streams process appends a line to for each delivery a notification caused: when it
-# was published, received, read and handed to the server (streams/delivery_clock.py). For
-# bench/streams.py only; empty (production): nothing is kept.
-STREAM_DELIVERY_LOG = env.str("STREAM_DELIVERY_LOG", default="")
 # The streams process's garbage collector (truc_api/collector.py, applied in truc_api/asgi.py):
 # freeze what start-up loaded, so that no collection walks it again, and collect the youngest
 # generation after this many new objects instead of Python's 700 (0: Python's own).

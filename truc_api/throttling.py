@@ -2,9 +2,8 @@
 
 DRF's throttles keep the time of every request of the last period in a list that each request
 reads, trims and writes back whole: at the user rate of 600 a minute, up to 600 floats pickled
-and sent to the cache and back on every request (to Redis, in docker-compose.yml). That cost
-a large share of the actions a second in bench/http_load.py with ``--cache-url``
-(bench/README.md).
+and sent to the cache and back on every request (to Redis, in docker-compose.yml): a cost that
+grows with the rate allowed and is paid by every request.
 
 Here the count is one "theoretical arrival time" per client (the generic cell rate algorithm):
 a rate of N per period lets a burst of N through, then one request every period / N. The same

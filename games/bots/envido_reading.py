@@ -4,7 +4,7 @@ At a team table a side's envido is the best of its members' (RULES.md §3, §5.2
 answers a call knows one of its side's values, its own: the caller's, the caller's partner's and its
 own partner's are hidden. What the table shows of them is what each of those seats did with the
 envido in this hand: who opened, who raised over a call, who let the envido pass (a ``paso`` in
-the envido phase, or a first card played with no envido called, §5.2's windows). ``envido_chance``
+the envido phase, or a first card played with no envido called, §5.2's windows). ``envido_read``
 weighs each deal of the unseen cards (``reading.deals``, fit to what the table announced) by the
 likelihood of those actions, seat by seat, as ``reading`` does for a truco caller (Southey et al.,
 "Bayes' Bluff", UAI 2005; the deals as in Ginsberg's GIB, JAIR 2001), and returns the weighted share
@@ -112,7 +112,7 @@ class Shares:
 
 
 def readable(view: Mapping[str, Any]) -> bool:
-    """Whether ``envido_chance`` reads this view: an envido call pending, not in a pica-pica duel
+    """Whether ``envido_read`` reads this view: an envido call pending, not in a pica-pica duel
     (RULES.md §9, a 2-player hand inside a team game's)."""
     hand = view["hand"]
     pending = hand["pending_call"]
@@ -130,19 +130,11 @@ class Reading:
     refusal: float
 
 
-def envido_chance(
-    view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
-) -> float | None:
-    """The chance that this seat's side wins the envido if it is accepted now (module docstring);
-    None when no drawn deal fits."""
-    found = envido_read(view, history, rng)
-    return None if found is None else found.chance
-
-
 def envido_read(
     view: Mapping[str, Any], history: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> Reading | None:
-    """``envido_chance`` and, over the same deals, what a raise would meet (``Reading``): the
+    """The chance that this seat's side wins the envido if it is accepted now (module
+    docstring) and, over the same deals, what a raise would meet (``Reading``): the
     seat that would answer it goes on with the likelihood of a value caller who also bluffs, fit
     to his side's answers (the share of the raises over its own calls that it did not refuse;
     the share of its shown bottom-half answers that went on); None when no drawn deal fits."""

@@ -55,7 +55,7 @@ pica-pica duel), falls back to ``basic.choose``, its cards still by ``card_play`
 pending", and self-play taught it to answer the calls of a player who calls as often as it does
 itself, which is very often: against players who call on their cards it accepted hands that lose.
 So an answer to a truco call is checked against ``reading.call_chance``, and an answer to an
-envido call (any table size, the falta too) against ``envido_reading.envido_chance``: the chance
+envido call (any table size, the falta too) against ``envido_reading.envido_read``: the chance
 to win what the call puts at stake, from the hidden hands drawn to fit what the table announced
 and weighed by how likely each is to have made the actions seen — for the truco the caller's call,
 for the envido every other seat's opening, raise or pass in this hand, partners' included (a

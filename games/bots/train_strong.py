@@ -147,7 +147,7 @@ def walk(
             continue
         key, actions = found
         if len(actions) == 1:
-            state, envido_decided = follow(state, seat, view, actions[0])
+            state, envido_decided = take_abstract(state, seat, view, actions[0])
             continue
         regrets = tables.regrets.setdefault(key, [0.0] * len(actions))
         sigma = regret_matching(regrets)
@@ -158,7 +158,7 @@ def walk(
             values = []
             for name in actions:
                 rng.setstate(saved)
-                after, decided = follow(state, seat, view, name)
+                after, decided = take_abstract(state, seat, view, name)
                 values.append(walk(after, traverser, t, tables, rng, decided))
             node = sum(p * v for p, v in zip(sigma, values, strict=True))
             for index, value in enumerate(values):
@@ -169,11 +169,13 @@ def walk(
             average[index] += t * p
         tables.visits[key] = tables.visits.get(key, 0) + 1
         name = rng.choices(actions, weights=sigma)[0]
-        state, envido_decided = follow(state, seat, view, name)
+        state, envido_decided = take_abstract(state, seat, view, name)
     return utility(state, E.side_of(traverser))
 
 
-def follow(state: E.State, seat: int, view: dict[str, Any], name: str) -> tuple[E.State, bool]:
+def take_abstract(
+    state: E.State, seat: int, view: dict[str, Any], name: str
+) -> tuple[E.State, bool]:
     """The state after abstract action ``name``, and whether it was the first step's no envido."""
     if name == strong.NO_ENVIDO:
         return state, True

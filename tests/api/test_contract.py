@@ -15,7 +15,7 @@ from games import engine
 from games.engine import cards
 from games.engine.actions import ALIASES, CANONICAL
 from games.engine.rules import OPTION_BOUNDS, OPTION_CHOICES
-from games.rating import rate_game
+from games.rated_results import rate_game
 from notifications.services import subscribe
 from tests.api.document import SCHEMAS, conforms
 from tests.factories import PlayerFactory

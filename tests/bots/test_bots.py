@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from bench import bot_matches
+from bench import bot_styles as styles
 from games import bots
 from games import engine as E
-from games.bots import basic, card_play, envido_reading, reading, strong, styles, train_strong
+from games.bots import basic, card_play, envido_reading, reading, strong, train_strong
 
 TABLES = [(preset, players) for preset in E.PRESETS for players in (2, 4)]
 #: The flor (RULES.md §5.3) and six-player tables with and without pica-pica (§9), in short
@@ -56,7 +58,7 @@ def check_blind(state: E.State, seat: int, view: dict[str, Any], history: list[A
         assert all(cards is None for other, cards in enumerate(hands) if other != seat)
 
 
-def checked(level: str) -> bots.Player:
+def checked(level: str) -> bot_matches.Player:
     """A ``level`` bot (or style) whose every answer must be one of its view's legal actions."""
 
     def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> Any:
@@ -71,7 +73,7 @@ def checked(level: str) -> bots.Player:
     return choose
 
 
-def sometimes_times_out(player: bots.Player, share: float) -> bots.Player:
+def sometimes_times_out(player: bot_matches.Player, share: float) -> bot_matches.Player:
     """Lets the clock run out on ``share`` of the turns, as a player who walked away does."""
 
     def choose(view: dict[str, Any], history: list[dict[str, Any]], rng: random.Random) -> Any:
@@ -83,7 +85,7 @@ def sometimes_times_out(player: bots.Player, share: float) -> bots.Player:
 def play(
     preset: str,
     players: int,
-    seats: list[bots.Player],
+    seats: list[bot_matches.Player],
     seed: int,
     options: dict[str, Any] | None = None,
 ) -> tuple[E.State, list[Decision]]:
@@ -94,7 +96,7 @@ def play(
         check_blind(state, seat, view, history)
         decisions.append(Decision(state, seat, view, list(history)))
 
-    state, _ = bots.play_match(rules, seats, random.Random(seed), watch)
+    state, _ = bot_matches.play_match(rules, seats, random.Random(seed), watch)
     assert state.match_over and state.winner in (0, 1)
     return state, decisions
 

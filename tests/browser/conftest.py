@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,8 @@ import redis
 from django.conf import settings
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+
+from tests.streams.servers import free_port, wait_live
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -70,12 +71,6 @@ def browser_ready() -> None:
         pytest.skip("needs a real broker for the bots: CELERY_BROKER_URL=redis://...")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _database_url() -> str:
     db = settings.DATABASES["default"]
     user = db.get("USER") or "postgres"
@@ -101,7 +96,7 @@ def _empty(broker_url: str) -> None:
 @pytest.fixture(scope="session")
 def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
     """The base URL of a ``manage.py serve`` process over the test database."""
-    port = _free_port()
+    port = free_port()
     run_dir = Path(tempfile.mkdtemp(prefix="truc-browser-"))
     broker_url = _own_broker_url()
     _empty(broker_url)
@@ -134,7 +129,7 @@ def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_until_up(url, server, run_dir / "serve.log")
+        wait_live(url, server, run_dir / "serve.log")
         yield url
     finally:
         _stop_group(server)
@@ -158,21 +153,6 @@ def _stop_group(server: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):  # the last of them went since the last look
         os.killpg(server.pid, signal.SIGKILL)
     server.wait(5)
-
-
-def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server exited:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/api/health/live", timeout=2):
-                return
-        # Refused, reset, or accepted but not yet answered within the 2 s (a loaded machine
-        # while Django loads): all OSError, all mean "not up yet".
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the server did not answer in 60 s:\n{log.read_text()}")
 
 
 class Api:

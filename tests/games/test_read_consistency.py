@@ -11,7 +11,7 @@ from django.db import connections
 
 from games import selectors
 from games.models import Game
-from games.rating import rate_game
+from games.rated_results import rate_game
 from games.store import log
 from tests.notifications.conftest import mover
 

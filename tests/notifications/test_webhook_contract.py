@@ -13,7 +13,7 @@ import jsonschema
 from django.utils import timezone
 
 from games.models import Game
-from games.rating import rate_game
+from games.rated_results import rate_game
 from lobby import challenges, seeks
 from notifications import reminders, sending
 from notifications.models import Delivery, Kind

@@ -1,6 +1,6 @@
 """Rating finished games: the service, the Celery tasks on a real worker, and the ratings API.
 
-The service is games/'s (``games.rating``: who sat where, who won) over players/' Elo writes
+The service is games/'s (``games.rated_results``: who sat where, who won) over players/' Elo writes
 (``players.services.rate_match``). The worker tests run `games.tasks`' rating tasks in a real
 Celery worker thread on the Redis broker (tests/celery_fixtures.py); the others call the service
 or the API in one test transaction.
@@ -19,10 +19,10 @@ from rest_framework.test import APIClient
 from games import services as game_services
 from games import tasks
 from games.models import Game, Seat
-from games.rating import rate_game, rating_changes_for, unrated_games
+from games.rated_results import rate_game, rating_changes_for, unrated_games
 from players import services as player_services
 from players.models import Rating, RatingChange
-from players.ratings import START_RATING, Standing, rate_2v2, rate_teams, rating_delta
+from players.ratings import START_RATING, Standing, rate_teams, rating_delta
 from tests.celery_fixtures import eventually
 from tests.factories import PlayerFactory
 
@@ -103,7 +103,7 @@ def test_rate_game_2v2_rates_each_player_against_the_opposing_pairs_average():
     rate_game(game.pk)
 
     s = [Standing(value, games) for value, games in start]
-    (d0, d2), (d1, d3) = rate_2v2((s[0], s[2]), (s[1], s[3]), 1.0)
+    (d0, d2), (d1, d3) = rate_teams((s[0], s[2]), (s[1], s[3]), 1.0)
     assert deltas(game) == {
         people[0].pk: d0,
         people[1].pk: d1,

@@ -17,8 +17,8 @@ from players.ratings import (
     expected_score,
     k_factor,
     rate_1v1,
-    rate_2v2,
     rate_sides,
+    rate_teams,
 )
 
 ratings = st.integers(min_value=0, max_value=4000)
@@ -51,10 +51,10 @@ def test_rate_1v1_never_moves_a_rating_by_more_than_k(a: Standing, b: Standing, 
 
 
 @given(standings, standings, standings, standings, results)
-def test_rate_2v2_never_moves_a_rating_by_more_than_k(
+def test_rate_teams_of_two_never_moves_a_rating_by_more_than_k(
     a0: Standing, a2: Standing, b1: Standing, b3: Standing, score: float
 ):
-    (c0, c2), (c1, c3) = rate_2v2((a0, a2), (b1, b3), score)
+    (c0, c2), (c1, c3) = rate_teams((a0, a2), (b1, b3), score)
     for standing, change in ((a0, c0), (a2, c2), (b1, c1), (b3, c3)):
         assert abs(change) <= standing.k
 
@@ -67,10 +67,10 @@ def test_rate_1v1_winner_never_loses_and_loser_never_gains(winner: Standing, los
 
 
 @given(standings, standings, standings, standings)
-def test_rate_2v2_winners_never_lose_and_losers_never_gain(
+def test_rate_teams_of_two_winners_never_lose_and_losers_never_gain(
     a0: Standing, a2: Standing, b1: Standing, b3: Standing
 ):
-    winners, losers = rate_2v2((a0, a2), (b1, b3), WIN)
+    winners, losers = rate_teams((a0, a2), (b1, b3), WIN)
     assert all(change >= 0 for change in winners)
     assert all(change <= 0 for change in losers)
 
@@ -81,11 +81,11 @@ def test_rate_1v1_draw_between_equals_changes_nothing(rating: int, played_a: int
 
 
 @given(ratings, games, standings, standings, results)
-def test_rate_2v2_partners_with_equal_ratings_get_equal_changes(
+def test_rate_teams_of_two_partners_with_equal_ratings_get_equal_changes(
     rating: int, played: int, b1: Standing, b3: Standing, score: float
 ):
     partner = Standing(rating, played)
-    (c0, c2), _ = rate_2v2((partner, partner), (b1, b3), score)
+    (c0, c2), _ = rate_teams((partner, partner), (b1, b3), score)
     assert c0 == c2
 
 
@@ -133,14 +133,14 @@ def test_rate_1v1_with_different_k_each_moves_by_their_own():
     assert rate_1v1(Standing(1500, 3), Standing(1500, 50), WIN) == (20, -10)
 
 
-def test_rate_2v2_rates_each_player_against_the_opposing_average():
+def test_rate_teams_of_two_rates_each_player_against_the_opposing_average():
     # Side A (1500, 1700) beats side B (1600, 1600); every K is 40; both averages are 1600.
     # 1500 vs 1600: E = 1/(1+10^0.25) = 1/2.778279 = 0.359935; 40 * 0.640065 = 25.6 -> 26.
     # 1700 vs 1600: E = 0.640065; 40 * 0.359935 = 14.4 -> 14.
     # 1600 vs 1600: E = 0.5; 40 * (0 - 0.5) = -20 for each loser.
     side_a = (Standing(1500), Standing(1700))
     side_b = (Standing(1600), Standing(1600))
-    assert rate_2v2(side_a, side_b, WIN) == ((26, 14), (-20, -20))
+    assert rate_teams(side_a, side_b, WIN) == ((26, 14), (-20, -20))
     assert rate_sides((side_a, side_b), 0) == ((26, 14), (-20, -20))
 
 

@@ -36,12 +36,9 @@ thorough = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="session")
-def servers_pair(
-    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: Any
-) -> Iterator[tuple[servers.Server, servers.Server]]:
+def _server_env() -> dict[str, str]:
     database = connections["default"].settings_dict
-    env = {
+    return {
         "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
         f"/{database['NAME']}",
         "STREAMS_REDIS_URL": REDIS_URL,
@@ -59,6 +56,13 @@ def servers_pair(
         # or check makes again, and not the teardown.
         "PGOPTIONS": "-c deadlock_timeout=100ms",
     }
+
+
+@pytest.fixture(scope="session")
+def servers_pair(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: Any
+) -> Iterator[tuple[servers.Server, servers.Server]]:
+    env = _server_env()
     folder = Path(tmp_path_factory.mktemp("servers"))
     pair = [servers.start(env, folder / f"server{n}.log") for n in (1, 2)]
     try:
@@ -68,6 +72,23 @@ def servers_pair(
     finally:
         for server in pair:
             server.stop()
+
+
+@pytest.fixture(scope="session")
+def clocked_server(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: Any
+) -> Iterator[servers.Server]:
+    """One server as bench/streams.py serves it (bench/delivery_clock.py), on channels of its
+    own: the moves posted to it are the only notifications it hears."""
+    env = {**_server_env(), "STREAMS_CHANNEL_PREFIX": f"{PREFIX}-clocked"}
+    server = servers.start(
+        env, Path(tmp_path_factory.mktemp("clocked")) / "server.log", clocked=True
+    )
+    try:
+        servers.wait_ready(server)
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -27,7 +27,7 @@ class Server:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
-    delivery_log: Path  # STREAM_DELIVERY_LOG (streams/delivery_clock.py)
+    delivery_log: Path  # STREAM_DELIVERY_LOG, written when clocked (bench/delivery_clock.py)
 
     @property
     def url(self) -> str:
@@ -43,12 +43,13 @@ class Server:
                 self.process.wait(5)
 
 
-def start(env: dict[str, str], log: Path, workers: int = 1) -> Server:
+def start(env: dict[str, str], log: Path, workers: int = 1, clocked: bool = False) -> Server:
+    """``clocked``: served as bench/streams.py serves it, through bench/delivery_clock.py."""
     port = free_port()
+    app = ("--factory", "bench.delivery_clock:asgi") if clocked else ("truc_api.asgi:application",)
     command = [
         *(sys.executable, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1"),
-        *("--port", str(port), "--workers", str(workers), "--no-ws"),
-        "truc_api.asgi:application",
+        *("--port", str(port), "--workers", str(workers), "--no-ws", *app),
     ]
     delivery_log = log.with_suffix(".delivery")
     with log.open("wb") as out:
@@ -64,13 +65,21 @@ def start(env: dict[str, str], log: Path, workers: int = 1) -> Server:
 
 
 def wait_ready(server: Server, timeout: float = 60) -> None:
+    wait_live(server.url, server.process, server.log, timeout)
+
+
+def wait_live(url: str, process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> None:
+    """Until ``url`` answers its liveness check; the end of ``log`` in the error if the process
+    exits or never answers."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise RuntimeError(f"the server exited: {server.log.read_text()[-2000:]}")
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited:\n{log.read_text()[-2000:]}")
         try:
-            with urllib.request.urlopen(f"{server.url}/api/health/live", timeout=2):
+            with urllib.request.urlopen(f"{url}/api/health/live", timeout=2):
                 return
+        # Refused, reset, or accepted but not yet answered within the 2 s (a loaded machine
+        # while Django loads): all OSError, all mean "not up yet".
         except OSError:
             time.sleep(0.2)
-    raise RuntimeError(f"the server did not start: {server.log.read_text()[-2000:]}")
+    raise RuntimeError(f"the server did not answer in {timeout:g} s:\n{log.read_text()[-2000:]}")

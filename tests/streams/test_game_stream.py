@@ -67,26 +67,27 @@ def test_stream_on_one_process_receives_a_move_posted_on_the_other(servers_pair,
     assert took < 10  # the notification, not the 1 s check, would be < 0.1 s; noisy machine
 
 
-def test_the_delivery_clock_stamps_a_step_from_its_commit_to_its_send(servers_pair, table) -> None:
-    """The bench's server-side figure (streams/delivery_clock.py): the process holding the
-    stream writes, for the step a notification caused, when the other process published it, when
-    the hub got it, when the stream's task woke, when its read was ready and when its bytes went
-    to the server, in that order."""
-    one, other = servers_pair
+def test_the_bench_clock_stamps_a_step_from_its_commit_to_its_send(clocked_server, table) -> None:
+    """The streams bench's server-side figure (bench/delivery_clock.py, wrapped around the
+    application from outside): the process holding the stream writes, for the step a move's
+    notification caused, when the move's process published it, when the hub got it, when the
+    stream's task woke, when its read was ready and when its bytes went to the server, in that
+    order."""
+    server = clocked_server
     game_id, clients = table("valenciano", players=2)
-    reader = stream(other, game_id, clients[0])
+    reader = stream(server, game_id, clients[0])
     reader.until(lambda m: m.event == "view")
     rng = random.Random(3)
 
     def lines() -> list[list[str]]:
-        text = other.delivery_log.read_text() if other.delivery_log.exists() else ""
+        text = server.delivery_log.read_text() if server.delivery_log.exists() else ""
         return [line.split() for line in text.splitlines() if f"game:{game_id}" in line]
 
     # A move's events may instead come with the 1 s check that happened to run between its
     # commit and its notification (no stamp then): a few moves make that chance negligible.
     before = time.time()
     for _ in range(3):
-        version = move(one, game_id, clients, rng)["version"]
+        version = move(server, game_id, clients, rng)["version"]
         reader.until(lambda m, v=version: m.event == "view" and m.data["version"] == v)
         deadline = time.monotonic() + 3  # the process flushes its lines every half second
         while not lines() and time.monotonic() < deadline:

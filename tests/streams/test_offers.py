@@ -40,7 +40,7 @@ def test_offers_are_kept_for_followed_topics_only_the_last_few(settings) -> None
         watch = Watch(["t:1"])
         hub.add(watch)
         for after in range(OFFERS_KEPT + 2):
-            hub.poke_many(["t:1", "t:2"], None, {"t:1": b"%d m" % after, "t:2": b"0 x"})
+            hub.poke_many(["t:1", "t:2"], {"t:1": b"%d m" % after, "t:2": b"0 x"})
         kept = dict(hub.offers)
         offered = not (await watch.wait(1) and watch.plain)
         hub.poke_many(["t:1"])  # no offer: the reader must read
@@ -63,7 +63,7 @@ def test_an_unreadable_offer_is_a_plain_notification(settings) -> None:
         watch = Watch(["t:1"])
         hub.add(watch)
         await watch.wait(0)  # past the first read
-        hub.poke_many(["t:1"], None, {"t:1": b"not-a-number"})
+        hub.poke_many(["t:1"], {"t:1": b"not-a-number"})
         return bool(await watch.wait(1)) and watch.plain
 
     assert asyncio.run(run())
@@ -190,9 +190,7 @@ def test_without_its_offer_or_after_a_gap_the_stream_reads_and_loses_nothing(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("players", [2, 4])
-def test_an_offer_is_the_snapshot_a_read_of_the_log_gives(
-    table, settings, monkeypatch, players
-) -> None:
+def test_an_offer_is_what_a_read_of_the_log_gives(table, settings, monkeypatch, players) -> None:
     """The same messages for every viewer kind whichever way a stream gets a move."""
     settings.STREAMS_REDIS_URL = ""
     game_id, clients = table("valenciano", players=players)
@@ -205,14 +203,14 @@ def test_an_offer_is_the_snapshot_a_read_of_the_log_gives(
     for moves in range(1, 5):
         play_one(to_play(clients, game_id), game_id)
         assert len(offers) == moves
-        after, snapshot = game_stream.offered(offers[-1])
-        key = (uuid.UUID(str(snapshot.game_id)), after)
+        after, game_read = game_stream.offered(offers[-1])
+        key = (uuid.UUID(str(game_read.game_id)), after)
         read = game_stream.read_many([key])[key]
         assert (read.last_seq, read.mark, read.over, read.seats) == (
-            snapshot.last_seq, snapshot.mark, snapshot.over, snapshot.seats
+            game_read.last_seq, game_read.mark, game_read.over, game_read.seats
         )  # fmt: skip
         assert {seat: parsed(made) for seat, made in read.projections.items()} == {
-            seat: parsed(made) for seat, made in snapshot.projections.items()
+            seat: parsed(made) for seat, made in game_read.projections.items()
         }
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Game
-from games.rating import rate_game
+from games.rated_results import rate_game
 from notifications import reminders
 from players.models import Player
 from players.services import delete_account
@@ -33,8 +33,8 @@ def told(client, query: str = "", **headers: str):
 def test_any_app_notifies_a_player_and_his_stream_resumes_after_a_seq(make_client) -> None:
     ana = make_client()
     with transaction.atomic():
-        notices.notify_player(ana.player.pk, "challenge", {"from": "berta"})
-        notices.notify_player(ana.player.pk, "match_found", {"game_id": "g"})
+        notices.notify_players([(ana.player.pk, "challenge", {"from": "berta"})])
+        notices.notify_players([(ana.player.pk, "match_found", {"game_id": "g"})])
     sent = told(ana)
     assert [(kind, seq) for kind, seq, _ in sent] == [("challenge", 1), ("match_found", 2)]
     assert sent[0][2]["data"] == {"from": "berta"} and sent[0][2]["seq"] == 1
@@ -48,7 +48,7 @@ def test_any_app_notifies_a_player_and_his_stream_resumes_after_a_seq(make_clien
 def test_a_notice_rolled_back_is_never_told(make_client) -> None:
     ana = make_client()
     with pytest.raises(RuntimeError), transaction.atomic():
-        notices.notify_player(ana.player.pk, "challenge", {})
+        notices.notify_players([(ana.player.pk, "challenge", {})])
         raise RuntimeError
     assert told(ana) == []
 
@@ -135,8 +135,8 @@ def test_a_near_deadline_is_a_notice_to_the_seat_that_must_act(table, settings) 
 
 def test_a_deleted_accounts_notices_go_with_it(make_client) -> None:
     ana, berta = make_client(), make_client()
-    notices.notify_player(ana.player.pk, "challenge", {"challenge_id": "c"})
-    notices.notify_player(berta.player.pk, "challenge", {"challenge_id": "c"})
+    notices.notify_players([(ana.player.pk, "challenge", {"challenge_id": "c"})])
+    notices.notify_players([(berta.player.pk, "challenge", {"challenge_id": "c"})])
     delete_account(Player.objects.get(pk=ana.player.pk), password=PASSWORD)
     assert not PlayerNotice.objects.filter(player=ana.player).exists()
     assert PlayerNotice.objects.filter(player=berta.player).count() == 1

@@ -27,7 +27,7 @@ def test_player_stream_follows_his_games_and_resumes(servers_pair, make_client) 
     assert joined.data["data"]["player_id"] == berta.player.pk
     assert started.data["data"]["game_id"] == game["id"]
     with transaction.atomic():  # what the lobby does, from any process
-        notices.notify_player(ana.player.pk, "match_found", {"game_id": game["id"]})
+        notices.notify_players([(ana.player.pk, "match_found", {"game_id": game["id"]})])
     found = stream.until(lambda m: m.event == "match_found")
     stream.close()
     assert [joined.id, started.id, found.id] == [1, 2, 3]

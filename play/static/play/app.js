@@ -2,6 +2,7 @@
 // forms, and the routes: #/ the lobby, #/game/<id> a table (mine, or a public one to watch).
 
 import { api, session, whenUnauthorized } from "./api.js";
+import { h } from "./dom.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { openTable } from "./table.js";
@@ -18,17 +19,6 @@ function toast(text) {
   toast.timer = setTimeout(() => box.classList.remove("shown"), 4000);
 }
 
-function h(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 function header() {
   const player = session.player;

@@ -4,6 +4,7 @@
 // any public game by its id or link.
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const PRESETS = ["valenciano", "argentino", "argentino_clasico"];
@@ -12,18 +13,6 @@ const TURN_SECONDS = [30, 60, 300, 86400];
 // A quick match: one cama to 6 (buenas from 4), to try the table in a few minutes.
 const QUICK = { target: 6, buenas_from: 4, camas_to_win: 1 };
 
-function h(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
 
 const select = (name, values, label, selected) =>
   h("label", {}, h("span", { text: label }),

@@ -4,6 +4,7 @@
 
 import { api, session } from "./api.js";
 import { backCard, faceCard } from "./cards.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { follow } from "./live.js";
 import { actionLabel, actionToSend, callLabel, camasWord, cardName, scoreWords } from "./words.js";
@@ -11,19 +12,6 @@ import { actionLabel, actionToSend, callLabel, camasWord, cardName, scoreWords }
 const OVER = new Set(["finished", "aborted"]);
 const LOG_LINES = 14;
 
-function h(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key.startsWith("data_")) node.dataset[key.slice(5)] = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
 
 // Seats around the table from where I sit (me at the bottom; seat + 1 plays after me, to my
 // right: RULES.md §1 counts seats counterclockwise).

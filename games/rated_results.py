@@ -1,5 +1,6 @@
-"""Rating finished games: games/ knows who sat where and which side won; players/ applies the
-result to its ratings (``players.services.rate_match``, the Elo of players/ratings.py).
+"""The results of finished rated games, applied to the players' ratings: games/ knows who sat
+where and which side won; players/ applies the result to its ratings
+(``players.services.rate_match``, the Elo of players/ratings.py).
 
 ``rate_game`` runs from the Celery task the game server sends after a rated match ends
 (``games.tasks``); the reconciler finds, with ``unrated_games``, whatever a lost message left.
@@ -21,6 +22,7 @@ from games.signals import game_rated
 from games.store.log import lock_game
 from players import services as players
 from players.models import RatingChange, rating_pool
+from players.selectors import rating_change_item
 
 logger = structlog.get_logger(__name__)
 
@@ -92,11 +94,7 @@ def rating_changes_for(game: Game) -> list[dict[str, Any]]:
             "player_id": change.player_id,
             "name": change.player.public_name,
             "seat": change.seat,
-            "family": change.family,
-            "size": change.size,
-            "before": change.before,
-            "after": change.after,
-            "delta": change.delta,
+            **rating_change_item(change),
         }
         for change in changes
     ]

@@ -1,4 +1,4 @@
-"""What the streams follow, through signals (no app calls the streams): the game log
+"""What the streams hear, through signals (no app calls the streams): the game log
 (``events_recorded`` for the notices written with the events, ``events_committed`` to wake the
 streams), seats taken and left, ratings written, deadlines near, and knox's tokens
 (deleted on logout). Each writes the players' notices in the sender's transaction and publishes
@@ -21,13 +21,14 @@ from games.store.log import seats_of
 from notifications import signals as notification_signals
 from players import signals as player_signals
 from players.models import Player, RatingChange
+from players.selectors import rating_change_item
 from streams import bus, game_stream, notices
 from streams.models import PlayerFeed, PlayerNotice
 
 logger = structlog.get_logger(__name__)
 
 
-def follow() -> None:
+def connect() -> None:
     game_signals.events_recorded.connect(on_events_recorded, sender=Game, dispatch_uid="streams")
     game_signals.events_committed.connect(
         on_events_committed, sender=Game, dispatch_uid="streams.wake"
@@ -75,7 +76,7 @@ def on_events_committed(
     """Wake the game's streams, with what they would read (``game_stream.offer``: made here,
     once, from what this process has in hand), and its players' (their turns may have moved).
     A sweep's games (``saved`` > 1: the turn clock's timeouts) go without: their streams read,
-    and the sweep does not pay every game's projections (bench/README.md, streams)."""
+    and the sweep, which applies many games in one go, does not pay every game's projections."""
     players = (bus.player_topic(seat.player_id) for seat in seats_of(game))
     topic = bus.game_topic(game.pk)
     offers = (
@@ -134,14 +135,7 @@ def on_game_rated(sender: Any, game: Game, changes: Sequence[RatingChange], **_:
         (
             change.player_id,
             notices.RATING_CHANGED,
-            {
-                "game_id": str(game.pk),
-                "family": change.family,
-                "size": change.size,
-                "before": change.before,
-                "after": change.after,
-                "delta": change.delta,
-            },
+            {"game_id": str(game.pk), **rating_change_item(change)},
         )
         for change in changes
     )

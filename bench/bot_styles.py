@@ -18,9 +18,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from games.bots import basic
 from games.engine import Action
-
-from . import basic
 
 TRUCO_CALLS = ("truco", "retruco", "vale_cuatro", "joc_fora")
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
