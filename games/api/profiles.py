@@ -1,6 +1,6 @@
 """A player's profile: his account (players/) with his record at the tables (games/), so it is
 composed here, a layer above players/ (which knows no game). The URLs are players/'s own
-(``/api/players/me``, ``/api/players/{id}``), routed by games/api/urls.py."""
+(``/api/players/me``, ``/api/players/{id}``), routed by routes/players.py."""
 
 from typing import Any
 
