@@ -1,8 +1,9 @@
 """Writes: every change to a game goes through one of these functions, in one transaction.
 
 The pattern is always the same (STYLE.md): lock the game row, check the request against the locked
-state, let the referee decide, append the events with their read models, answer. The seat always
-comes from the caller's account, never from the request body.
+state, let the referee decide, append the events with their read models, and return what was done
+(or raise a typed error, games/errors.py): the API makes the answer. The seat always comes from
+the caller's account, never from the request body.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The games API's shapes: input serializers validate requests; output serializers document the
-views that the selectors build (the OpenAPI document is generated from them)."""
+"""The games API's shapes: input serializers validate requests; output serializers make every
+answer from the viewer's projection the selectors read (``truc_api.serializers.output``), and
+the OpenAPI document is generated from them: what it says is what is sent."""
 
 from __future__ import annotations
 
@@ -120,7 +121,7 @@ class OpenGamesQuerySerializer(StrictSerializer):
     )
 
 
-# --- output (documentation of the selectors' dictionaries) -------------------------------------
+# --- output: the answers, made from the selectors' read models ----------------------------------
 
 
 class PlayerRefSerializer(serializers.Serializer[Any]):
