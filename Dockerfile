@@ -23,6 +23,7 @@ COPY players ./players
 COPY notifications ./notifications
 COPY streams ./streams
 COPY lobby ./lobby
+COPY routes ./routes
 COPY play ./play
 
 # STATIC_ROOT (/app/staticfiles): whitenoise serves the docs' assets from it at /static/.

@@ -2,8 +2,8 @@
 in games/apps.py): players/ sends it and knows no game.
 
 Runs in the deletion's transaction, before the personal data is erased: the player's active
-games are resigned and his open ones left, and the stored answers of his games' actions, which
-name every seated player, are dropped (those games are all over now, so no retry can need them).
+games are resigned and his open ones left, and the idempotency records of his games' actions are
+dropped (those games are all over now, so no retry can need them).
 """
 
 from __future__ import annotations

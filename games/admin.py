@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from games.models import Game, GameEvent, Seat
-
-
-class ReadOnly:
-    """Nothing here is added, changed or deleted by hand: the log is append-only (the database
-    refuses UPDATE and DELETE too), and read models follow it."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from truc_api.admin import ReadOnly
 
 
 class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]  # generic in the stubs only

@@ -8,7 +8,7 @@ option or event in the engine appears in the OpenAPI document, in ``GET /api/rul
 feed's typed events without a line here, unless it needs words of its own (``_FIELDS``).
 
 ``install`` is a drf-spectacular postprocessing hook: it adds the components below that the
-document refers to; serializers refer to them with ``games.api.serializers.component``. Whatever
+document refers to; serializers refer to them with ``truc_api.components.component``. Whatever
 sends events (the feed, the long poll, webhooks, the export, a stream) sends ``present``'s shape,
 the ``FeedItem`` component: one schema per event type (``<Type>Event``, its data ``<Type>Data``)
 under a discriminator on ``type``.
@@ -35,19 +35,13 @@ from games.engine.actions import (
     TRUCO_LEVEL,
 )
 from games.engine.scoring import ENVIDO_CALL_POINTS
+from truc_api.components import REF, Schema, nullable, ref
 
-Schema = dict[str, Any]
-
-REF = "#/components/schemas/"
 PLAYER_COUNTS = tuple(int(str(n)) for n in engine_rules.OPTION_CHOICES["players"])
 MAX_PLAYERS = max(PLAYER_COUNTS)
 ABANDONED = "abandoned"  # a game left by every player before it started (games.services)
 EXPIRED = "expired"  # an open game that did not fill in time (games.open_tables)
 CARD_CODES = tuple(dict.fromkeys(card for deck in cards.DECKS.values() for card in deck))
-
-
-def ref(name: str) -> Schema:
-    return {"$ref": REF + name}
 
 
 def _camel(name: str) -> str:
@@ -277,17 +271,6 @@ _RECORDS = {
     ("hand_ended", "points"): events.POINTS_FIELDS,
     ("duel_ended", "points"): events.POINTS_FIELDS,
 }
-
-
-def nullable(schema: Schema) -> Schema:
-    """This or null, in OpenAPI 3.1 (JSON Schema): a type list, or a reference beside null."""
-    if isinstance(schema.get("type"), str) and "$ref" not in schema:
-        return {**schema, "type": [schema["type"], "null"]}
-    inner = {key: value for key, value in schema.items() if key != "description"}
-    wrapped: Schema = {"oneOf": [inner, {"type": "null"}]}
-    if "description" in schema:
-        wrapped["description"] = schema["description"]
-    return wrapped
 
 
 def _from_hint(hint: Any) -> Schema:

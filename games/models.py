@@ -205,8 +205,10 @@ class HandSnapshot(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The result of an action POST, kept so a retry with the same key gets the same answer, for
-    ``IDEMPOTENCY_HOURS`` (settings.py); then the beat purges it (``games.tasks``)."""
+    """What an action POST did, kept so a retry with the same key gets the same answer, for
+    ``IDEMPOTENCY_HOURS`` (settings.py); then the beat purges it (``games.tasks``). The answer is
+    not kept: it is the game at ``last_seq`` as ``seat`` sees it, with the events from
+    ``first_seq``, read back from the log (``games.services._earlier``)."""
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
@@ -214,8 +216,10 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=255)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     request_hash = models.CharField(max_length=64)
-    status = models.PositiveSmallIntegerField()
-    response = models.JSONField()
+    seat = models.PositiveSmallIntegerField(help_text="The seat that acted.")
+    first_seq = models.PositiveIntegerField(help_text="The first event the action wrote.")
+    last_seq = models.PositiveIntegerField(help_text="Its last: the game's version after it.")
+    deadline = models.DateTimeField(null=True, help_text="The turn's deadline the action set.")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -133,6 +133,19 @@ def game_payload(
     return payload
 
 
+def action_view(
+    game: Game, state: engine.State, rows: list[GameEvent], seat: int
+) -> dict[str, Any]:
+    """An action's answer: the events it wrote and the game after it, as the acting seat sees
+    them. It holds no rating change: a match is rated after the commit of the action that ends
+    it (games/rating.py), so a retry's answer, read back later, is the first one."""
+    return {
+        "version": state.version,
+        "events": [feed_item(row, seat) for row in rows],
+        "game": game_payload(game, state, seat, rating_changes=[]),
+    }
+
+
 def current_view(game_id: GameId, player: Player) -> tuple[dict[str, Any], str]:
     """The viewer's view of a game and its ETag, read at one moment (``one_moment``): the
     row gives the ETag and the deadline, the log the state, the ratings table the changes, and an

@@ -1,19 +1,21 @@
 """Writes: every change to a game goes through one of these functions, in one transaction.
 
 The pattern is always the same (STYLE.md): lock the game row, check the request against the locked
-state, let the referee decide, append the events with their read models, answer. The seat always
-comes from the caller's account, never from the request body.
+state, let the referee decide, append the events with their read models, and return what was done
+(or raise a typed error, games/errors.py): the API makes the answer. The seat always comes from
+the caller's account, never from the request body.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import secrets
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
@@ -38,7 +40,7 @@ from games.errors import (
     rules_error,
 )
 from games.models import Game, GameEvent, GameId, IdempotencyRecord, Seat
-from games.store.log import append, forget_seats, load_state, lock_game, seats_of
+from games.store.log import append, forget_seats, load_events, load_state, lock_game, seats_of
 from players.models import Player
 
 logger = structlog.get_logger(__name__)
@@ -48,24 +50,14 @@ _CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "234
 @dataclass(frozen=True)
 class Acted:
     """What an action did: the game row after it, its state, the events written (the engine's
-    and the shell's: a deal), and the acting seat."""
+    and the shell's: a deal), and the acting seat. ``replayed``: the action an earlier request
+    with the same Idempotency-Key did, read back from the log (``_earlier``)."""
 
     game: Game
     state: engine.State
     rows: list[GameEvent]
     seat: int
-
-
-#: The answer to an action as the caller stores it for a retry: (status, body). The service keeps
-#: it with the idempotency key, as given, and gives it back to a retry.
-Answer = tuple[int, dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Answered:
-    status: int
-    body: dict[str, Any]
-    replayed: bool = False  # the stored answer to an earlier request with the same key
+    replayed: bool = False
 
 
 def create_game(
@@ -179,20 +171,13 @@ def resign(player: Player, game_id: GameId) -> Game:
         return game
 
 
-def act(
-    player: Player,
-    game_id: GameId,
-    body: dict[str, Any],
-    idempotency_key: str,
-    answer: Callable[[Acted], Answer],
-) -> Answered:
-    """One player's action: ``body`` holds the action and the ``expected_version``; ``answer``
-    turns what it did into the answer kept for a retry (the API's, built in its view).
+def act(player: Player, game_id: GameId, body: dict[str, Any], idempotency_key: str) -> Acted:
+    """One player's action: ``body`` holds the action and the ``expected_version``.
 
-    Retried with the same Idempotency-Key and body, it answers what it answered the first time
-    and stores nothing new; the same key with another body is a conflict. A move after the
-    deadline comes too late: the timeout is applied (and committed) instead, and the move is
-    answered 409 with the new version.
+    Retried with the same Idempotency-Key and body, it gives back what the first request did
+    (``replayed``) and stores nothing new; the same key with another body is a conflict. A move
+    after the deadline comes too late: the timeout is applied (and committed) instead, and the
+    move is refused as stale with the new version.
     """
     action = _parse_action(body)
     with transaction.atomic():
@@ -206,7 +191,7 @@ def act(
         # action that was done finds the game moved on); a key reused for a new action that goes
         # through fails at its INSERT (``_remember``).
         if request.expected_version != game.version or timeouts.is_due(game):
-            earlier = _earlier(player, request)
+            earlier = _earlier(player, game, request)
             if earlier is not None:
                 return earlier
         state = _active_state(game)
@@ -215,10 +200,10 @@ def act(
             too_late: StaleVersion | None = _stale(game)
         else:
             too_late = None
-            result = _perform(player, game, seat, state, request, answer)
+            acted = _perform(player, game, seat, state, request)
     if too_late is not None:
         raise too_late
-    return result
+    return acted
 
 
 @dataclass(frozen=True)
@@ -230,13 +215,8 @@ class _Request:
 
 
 def _perform(
-    player: Player,
-    game: Game,
-    seat: Seat,
-    state: engine.State,
-    request: _Request,
-    answer: Callable[[Acted], Answer],
-) -> Answered:
+    player: Player, game: Game, seat: Seat, state: engine.State, request: _Request
+) -> Acted:
     # The version is checked here, under the lock: a stale client cannot slip through.
     if request.expected_version != game.version:
         raise _stale(game)
@@ -244,47 +224,64 @@ def _perform(
     try:
         events = engine.decide(state, seat.number, action)
     except engine.IllegalAction as error:
-        earlier = _earlier(player, request)  # a key reused for another request: a conflict
+        earlier = _earlier(player, game, request)  # a key reused for another request: a conflict
         if earlier is not None:
             return earlier
         raise RuleViolation(error, current_version=game.version) from None
     touched = [seat] if seat.timeouts or not seat.has_acted else []
     seat.timeouts, seat.has_acted = 0, True  # acting in time resets the count of timeouts
     done = append(game, state, events, actor=player, seat=seat.number, touched=touched)
-    status, body = answer(Acted(game, done.state, list(done.rows), seat.number))
-    _remember(player, game, request, status, body)
+    acted = Acted(game, done.state, list(done.rows), seat.number)
+    _remember(player, request, acted)
     # What was done, by whom, at which version: the kind of action only, never a card.
     logger.info("game.action", seat=seat.number, action=action.type, version=game.version)
-    return Answered(status, body)
+    return acted
 
 
-def _remember(player: Player, game: Game, request: _Request, status: int, body: Any) -> None:
-    """Keep the answer for a retry with the same key. No savepoint: a clash with an earlier use
-    of the key (of this game, or at this moment of another game's) aborts the whole action."""
+def _remember(player: Player, request: _Request, acted: Acted) -> None:
+    """Keep what the action did for a retry with the same key: which events it wrote, for which
+    seat, and the turn's deadline it set (the one thing of its answer the log does not hold). No
+    savepoint: a clash with an earlier use of the key (of this game, or at this moment of another
+    game's) aborts the whole action."""
     record = IdempotencyRecord(
-        player=player, key=request.key, game=game, request_hash=request.fingerprint
+        player=player, key=request.key, game=acted.game, request_hash=request.fingerprint
     )
-    record.status, record.response = status, body
+    record.seat, record.deadline = acted.seat, acted.game.deadline
+    record.first_seq, record.last_seq = request.expected_version + 1, acted.state.version
     try:
         IdempotencyRecord.objects.bulk_create([record])
     except IntegrityError:
         raise IdempotencyConflict() from None
 
 
-def _earlier(player: Player, request: _Request) -> Answered | None:
-    """The stored answer to this request, if it was made before; the same key with another
-    request is a conflict."""
+def _earlier(player: Player, game: Game, request: _Request) -> Acted | None:
+    """What this request did when it was made before, read back from the log; the same key with
+    another request is a conflict."""
     found = (
         IdempotencyRecord.objects.filter(player=player, key=request.key)
-        .values_list("request_hash", "status", "response")
+        .values_list("request_hash", "seat", "first_seq", "last_seq", "deadline")
         .first()
     )
     if found is None:
         return None
-    request_hash, status, response = found
+    request_hash, seat, first_seq, last_seq, deadline = found
     if request_hash != request.fingerprint:
         raise IdempotencyConflict()
-    return Answered(status, response, replayed=True)
+    # The same fingerprint names the same game (``_fingerprint``): ``game`` is the record's.
+    rows = load_events(game, 0, last_seq)
+    state = engine.replay(engine.event_from_json(row.payload) for row in rows)
+    return Acted(_as_left(game, state, deadline), state, rows[first_seq - 1 :], seat, True)
+
+
+def _as_left(game: Game, state: engine.State, deadline: datetime | None) -> Game:
+    """The game row as an action left it, at ``state``'s version: a state is the fold of its
+    log, and the row's deadline is the one the action set. A match that ended with the action
+    leaves the row as it is now (only its rating follows, after the commit)."""
+    row = copy.copy(game)
+    row.version, row.deadline = state.version, deadline
+    if not state.match_over:  # the game went on, at least until this action
+        row.status, row.winner_side, row.end_reason = Game.Status.ACTIVE, None, ""
+    return row
 
 
 def purge_idempotency_records(batch: int = 10_000) -> int:

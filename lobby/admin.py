@@ -11,9 +11,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.admin import ReadOnly
 from lobby import chat
 from lobby.models import Challenge, ChallengeSeat, ChatLine, ChatModeration, Rematch, Seek
+from truc_api.admin import ReadOnly
 
 
 @admin.register(Seek)

@@ -24,6 +24,7 @@ from django.http import (
 )
 
 from games import selectors
+from games.api.serializers import FeedPageSerializer
 from streams import game_stream, hub, long_poll, player_stream, sse, tokens
 from streams.errors import CursorAhead
 from streams.limits import limits
@@ -34,7 +35,7 @@ from streams.queries import (
     stream_query,
 )
 from truc_api.problems import problem_for, problem_response
-from truc_api.serializers import validated
+from truc_api.serializers import output, validated
 
 View = Callable[..., Coroutine[Any, Any, HttpResponseBase]]
 
@@ -129,4 +130,4 @@ async def events_wait_view(request: HttpRequest, game_id: str) -> HttpResponse:
         else:  # through WSGI a wait would hold a thread: answer now, say when to ask again
             headers["Retry-After"] = "1"
     page = await sync_to_async(long_poll.feed)(game, seat, after, query["limit"])
-    return JsonResponse(page, headers=headers)
+    return JsonResponse(output(FeedPageSerializer, page), headers=headers)

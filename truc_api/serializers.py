@@ -6,6 +6,7 @@ a 400 `invalid_request`, not silently dropped, so a client's typo never passes f
 (truc_api/problems.py writes them) in the OpenAPI schema.
 """
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Mapping
@@ -99,6 +100,31 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) ->
     return dict(serializer.validated_data)
 
 
+def output(
+    serializer_class: type[serializers.Serializer[Any]],
+    instance: Any,
+    *,
+    many: bool = False,
+    context: Mapping[str, Any] | None = None,
+) -> Any:
+    """The body ``serializer_class`` makes of ``instance`` (a list of them with ``many``): every
+    answer of every app is made this way, by the serializer its operation's schema documents.
+
+    A serializer that reads no ``context`` is built once per class and reused: building one
+    copies each of its declared fields, nested serializers' included, which for a game's view
+    costs many times what making the body does. One that reads ``context`` is built per call."""
+    if context is not None:
+        return serializer_class(instance, many=many, context=context).data
+    return _built(serializer_class, many).to_representation(instance)
+
+
+@functools.cache
+def _built(
+    serializer_class: type[serializers.Serializer[Any]], many: bool
+) -> serializers.BaseSerializer[Any]:
+    return serializer_class(many=many)
+
+
 PAGE_PARAMETERS = ("limit", "offset")
 
 
@@ -187,6 +213,18 @@ def answer(name: str, error: Exception) -> OpenApiExample:
     return OpenApiExample(
         name, value=body, status_codes=[body["status"]], media_type=PROBLEM_CONTENT_TYPE
     )
+
+
+def refusal(name: str, serializer_class: type[serializers.Serializer[Any]], data: Any) -> Any:
+    """The 400 that ``serializer_class`` answers ``data`` with."""
+    serializer = serializer_class(data=data)
+    assert not serializer.is_valid(), data
+    return answer(name, serializers.ValidationError(serializer.errors))
+
+
+def page_refusal(name: str) -> OpenApiExample:
+    """The 400 of a list's page parameter out of range (truc_api/pagination.py)."""
+    return answer(name, serializers.ValidationError({"limit": ["A whole number from 1 to 200."]}))
 
 
 def problem_responses(*examples: OpenApiExample) -> dict[tuple[int, str], OpenApiResponse]:

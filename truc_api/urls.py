@@ -1,4 +1,5 @@
-"""URLs: the admin, the OpenAPI schema and its docs, health probes, and the API modules."""
+"""URLs: the admin, the OpenAPI schema and its docs, health probes, and the API's routes: for each
+prefix under /api/, the one module that holds its routes."""
 
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
@@ -6,14 +7,17 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from truc_api import health
 
-# Everything under /api/: the games first, as the requests every client makes all the time are
-# theirs and the resolver tries the patterns in order.
+# Everything under /api/, by prefix: each prefix's routes are in the one module named beside it.
+# The games first, as the requests every client makes all the time are theirs and the resolver
+# tries the patterns in order.
 api_urlpatterns: list[URLPattern | URLResolver] = [
-    path("", include("games.api.urls")),
-    path("", include("players.api.urls")),
-    path("", include("notifications.api.urls")),
-    path("", include("streams.urls")),
-    path("", include("lobby.api.urls")),
+    path("", include("routes.games")),  # games/...: games, their streams, rematch and chat
+    path("", include("games.api.urls")),  # rules
+    path("", include("routes.players")),  # players/...: profiles, blocks, ratings, export
+    path("", include("players.api.urls")),  # auth/..., leaderboards/...
+    path("", include("notifications.api.urls")),  # webhooks/...
+    path("", include("streams.urls")),  # stream
+    path("", include("lobby.api.urls")),  # seeks..., challenges...
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path(

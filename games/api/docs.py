@@ -19,7 +19,14 @@ from games.api.serializers import (
 )
 from games.engine import REASONS
 from games.engine.actions import ALIASES, CANONICAL
-from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, answer, problem_responses
+from truc_api.serializers import (
+    NOT_AUTHENTICATED,
+    THROTTLED,
+    answer,
+    page_refusal,
+    problem_responses,
+    refusal,
+)
 
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
@@ -90,13 +97,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 # --- the problems each operation answers with, built by the code that answers them -------------
 
 
-def refusal(name: str, serializer_class: type[serializers.Serializer[Any]], data: Any) -> Any:
-    """The 400 that ``serializer_class`` answers ``data`` with."""
-    serializer = serializer_class(data=data)
-    assert not serializer.is_valid(), data
-    return answer(name, serializers.ValidationError(serializer.errors))
-
-
 def _action_refusal(name: str, body: dict[str, Any]) -> OpenApiExample:
     """The 400 the engine's reading of an action answers (services.act)."""
     try:
@@ -131,10 +131,6 @@ _NO_SUCH_SEAT = answer(
 )
 _NOT_FOUND = answer("Not found", errors.GameNotFound())
 _NOT_SEATED = answer("Not seated", errors.NotSeated())
-
-
-def page_refusal(name: str) -> OpenApiExample:
-    return answer(name, serializers.ValidationError({"limit": ["A whole number from 1 to 200."]}))
 
 
 #: By operation: every problem it answers with but 401 and 429, which every one may.

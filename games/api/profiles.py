@@ -1,6 +1,6 @@
 """A player's profile: his account (players/) with his record at the tables (games/), so it is
 composed here, a layer above players/ (which knows no game). The URLs are players/'s own
-(``/api/players/me``, ``/api/players/{id}``), routed by games/api/urls.py."""
+(``/api/players/me``, ``/api/players/{id}``), routed by routes/players.py."""
 
 from typing import Any
 
@@ -23,6 +23,7 @@ from truc_api.serializers import (
     THROTTLED,
     UNKNOWN_FIELD,
     invalid_request_example,
+    output,
     problem_responses,
 )
 
@@ -53,7 +54,7 @@ class MeView(APIView):
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
-        return Response(AccountSerializer(_account(player_of(request))).data)
+        return Response(output(AccountSerializer, _account(player_of(request))))
 
     @extend_schema(
         operation_id="players_me_update",
@@ -82,7 +83,7 @@ class MeView(APIView):
         serializer = ProfileChangeSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         player = services.update_profile(player_of(request), **serializer.validated_data)
-        return Response(AccountSerializer(_account(player)).data)
+        return Response(output(AccountSerializer, _account(player)))
 
 
 class PlayerDetailView(APIView):
@@ -103,4 +104,4 @@ class PlayerDetailView(APIView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         player = get_object_or_404(Player, pk=player_id)
-        return Response(ProfileSerializer(_profile(player)).data)
+        return Response(output(ProfileSerializer, _profile(player)))

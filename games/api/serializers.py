@@ -1,5 +1,6 @@
-"""The games API's shapes: input serializers validate requests; output serializers document the
-views that the selectors build (the OpenAPI document is generated from them)."""
+"""The games API's shapes: input serializers validate requests; output serializers make every
+answer from the viewer's projection the selectors read (``truc_api.serializers.output``), and
+the OpenAPI document is generated from them: what it says is what is sent."""
 
 from __future__ import annotations
 
@@ -13,29 +14,10 @@ from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
 from players.models import RatingFamily, RatingSize
+from truc_api.components import component, component_choice, ref
 from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.problems import field_error
 from truc_api.serializers import StrictSerializer
-
-
-def component(name: str, *, many: bool = False, nullable: bool = False, **kwargs: Any) -> Any:
-    """A field documented as the contract's component ``name`` (a list of it with ``many``)."""
-    schema = contract.ref(name)
-    if many:
-        schema = {"type": "array", "items": schema}
-    if nullable:
-        schema = contract.nullable(schema)
-    # A class of its own: DRF rebuilds a serializer's fields from their class for each instance,
-    # so an annotation on the field object itself would be lost.
-    documented = type(f"{name}Field", (serializers.JSONField,), {})
-    return extend_schema_field(schema)(documented)(**kwargs)
-
-
-def component_choice(name: str, choices: Any, **kwargs: Any) -> Any:
-    """A choice among the contract's component ``name``'s values, documented as that component."""
-    documented = type(f"{name}ChoiceField", (serializers.ChoiceField,), {})
-    return extend_schema_field(contract.ref(name))(documented)(choices, **kwargs)
-
 
 # --- input -------------------------------------------------------------------------------------
 # The engine checks what it owns: a game's rules (``resolve_rules``) and an action's type and card
@@ -43,7 +25,7 @@ def component_choice(name: str, choices: Any, **kwargs: Any) -> Any:
 # the components of games/api/contract.py, generated from the same tables.
 
 
-@extend_schema_field(contract.ref("RuleOptions"))
+@extend_schema_field(ref("RuleOptions"))
 class RuleOptionsField(serializers.JSONField):
     """Overrides of a preset's options: an object, whose names and values the engine checks
     (``resolve_rules``: one validator), documented by the contract's ``RuleOptions``."""
@@ -139,7 +121,7 @@ class OpenGamesQuerySerializer(StrictSerializer):
     )
 
 
-# --- output (documentation of the selectors' dictionaries) -------------------------------------
+# --- output: the answers, made from the selectors' read models ----------------------------------
 
 
 class PlayerRefSerializer(serializers.Serializer[Any]):

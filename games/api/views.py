@@ -37,8 +37,10 @@ from games.api.serializers import (
 )
 from games.models import Game, Seat
 from players.api.requests import player_of
+from players.models import Player
+from truc_api.components import ref
 from truc_api.pagination import Page
-from truc_api.serializers import UUID_PATTERN, location, validated, validated_query
+from truc_api.serializers import UUID_PATTERN, location, output, validated, validated_query
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -66,7 +68,7 @@ class RulesView(APIView):
     )
     def get(self, request: Request) -> Response:
         caching = {"Cache-Control": docs.RULES_CACHE_CONTROL}
-        return Response(contract.rules_metadata(), headers=caching)
+        return Response(output(RulesMetadataSerializer, contract.rules_metadata()), headers=caching)
 
 
 class GameCreateView(APIView):
@@ -83,7 +85,7 @@ class GameCreateView(APIView):
         data = validated(GameCreateSerializer, request.data)
         game = services.create_game(player_of(request), **data)
         return Response(
-            selectors.game_view(game, 0),
+            output(GameSerializer, selectors.game_view(game, 0)),
             status=status.HTTP_201_CREATED,
             headers={"Location": f"/api/games/{game.pk}"},
         )
@@ -107,7 +109,7 @@ class PublicGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generi
             seat.game_id: seat.number for seat in Seat.objects.filter(player=player_of(request))
         }
         rows = [selectors.game_summary(game, mine.get(game.pk)) for game in page or []]
-        return self.get_paginated_response(rows)
+        return self.get_paginated_response(output(GameSummarySerializer, rows, many=True))
 
 
 class OpenGamesView(PublicGamesView):
@@ -175,7 +177,7 @@ class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         rows = [selectors.game_summary(s.game, s.number, s.awaiting) for s in page or []]
-        return self.get_paginated_response(rows)
+        return self.get_paginated_response(output(GameSummarySerializer, rows, many=True))
 
 
 class JoinByCodeView(APIView):
@@ -189,7 +191,7 @@ class JoinByCodeView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(JoinByCodeSerializer, request.data)
         game = services.join_by_code(player_of(request), data["join_code"], seat=data.get("seat"))
-        return Response(selectors.game_view(game, selectors.viewer_seat(game, player_of(request))))
+        return _game_answer(game, player_of(request))
 
 
 class GameView(APIView):
@@ -216,7 +218,7 @@ class GameView(APIView):
             # to any response, the middleware theirs).
             return HttpResponseNotModified(headers={"ETag": tag, **_CACHING})
         view, tag = selectors.current_view(game_id, player_of(request))
-        return Response(view, headers={"ETag": tag, **_CACHING})
+        return Response(output(GameSerializer, view), headers={"ETag": tag, **_CACHING})
 
 
 #: The caching headers of every answer to a game read.
@@ -244,7 +246,7 @@ class JoinView(APIView):
         game = services.join_game(
             player_of(request), game_id, seat=data.get("seat"), code=data.get("join_code")
         )
-        return Response(selectors.game_view(game, selectors.viewer_seat(game, player_of(request))))
+        return _game_answer(game, player_of(request))
 
 
 class LeaveView(APIView):
@@ -272,7 +274,7 @@ class ResignView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = services.resign(player_of(request), game_id)
-        return Response(selectors.game_view(game, selectors.viewer_seat(game, player_of(request))))
+        return _game_answer(game, player_of(request))
 
 
 class ActionView(APIView):
@@ -290,7 +292,7 @@ class ActionView(APIView):
                 "the events this action recorded (the feed from the first, as many as it made)",
             ),
         ],
-        request={"application/json": contract.ref("ActionRequest")},
+        request={"application/json": ref("ActionRequest")},
         responses={201: ActionResultSerializer, **docs.problems("games_act")},
         examples=docs.ACTION_EXAMPLES,
         description=(
@@ -302,34 +304,34 @@ class ActionView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         key = _idempotency_key(request)
         body = validated(ActionSerializer, request.data)
-        tags: list[str] = []
+        acted = services.act(player_of(request), game_id, body, key)
+        answer = output(
+            ActionResultSerializer,
+            selectors.action_view(acted.game, acted.state, acted.rows, acted.seat),
+        )
+        # A replay's view may be old: it carries no ETag to poll with (docs.ETAG_OF_ACTION).
+        headers = (
+            {"Idempotent-Replayed": "true"}
+            if acted.replayed
+            else {"ETag": selectors.etag(acted.game, acted.seat)}
+        )
+        return Response(answer, status=status.HTTP_201_CREATED, headers=headers | _recorded(acted))
 
-        def answer(acted: services.Acted) -> services.Answer:
-            tags.append(selectors.etag(acted.game, acted.seat))  # of the view in this answer
-            return action_answer(acted)
 
-        result = services.act(player_of(request), game_id, body, key, answer=answer)
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else {"ETag": tags[0]}
-        return Response(result.body, status=result.status, headers=headers | _recorded(result.body))
-
-
-def _recorded(body: dict[str, Any]) -> dict[str, str]:
+def _recorded(acted: services.Acted) -> dict[str, str]:
     """A 201's `Location`: the feed's page that holds exactly the events the action recorded
     (a replay's too: the same answer as the first)."""
-    events = body.get("events") or []
-    if not events:
+    if not acted.rows:
         return {}
-    after, game_id = events[0]["seq"] - 1, body["game"]["id"]
-    return {"Location": f"/api/games/{game_id}/events?after={after}&limit={len(events)}"}
+    after, game_id = acted.rows[0].seq - 1, acted.game.pk
+    return {"Location": f"/api/games/{game_id}/events?after={after}&limit={len(acted.rows)}"}
 
 
-def action_answer(acted: services.Acted) -> services.Answer:
-    """An action's 201: its events and the game, as the acting seat sees them."""
-    return status.HTTP_201_CREATED, {
-        "version": acted.game.version,
-        "events": [selectors.feed_item(row, acted.seat) for row in acted.rows],
-        "game": selectors.game_payload(acted.game, acted.state, acted.seat),
-    }
+def _game_answer(game: Game, player: Player) -> Response:
+    """The game as the caller sees it, after a change he made to it."""
+    return Response(
+        output(GameSerializer, selectors.game_view(game, selectors.viewer_seat(game, player)))
+    )
 
 
 class EventFeedView(APIView):
@@ -347,7 +349,8 @@ class EventFeedView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         query = validated_query(FeedQuerySerializer, request)
         game, seat = selectors.visible_game(game_id, player_of(request))
-        return Response(selectors.feed_page(game, seat, query["after"], query["limit"]))
+        page = selectors.feed_page(game, seat, query["after"], query["limit"])
+        return Response(output(FeedPageSerializer, page))
 
 
 class HistoryView(APIView):
@@ -360,7 +363,7 @@ class HistoryView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game, _ = selectors.visible_game(game_id, player_of(request))
-        return Response(selectors.hand_history(game))
+        return Response(output(HistorySerializer, selectors.hand_history(game)))
 
 
 class ExportView(APIView):
@@ -374,7 +377,7 @@ class ExportView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game, seat = selectors.visible_game(game_id, player_of(request))
-        return Response(selectors.export(game, seat))
+        return Response(output(ExportSerializer, selectors.export(game, seat)))
 
 
 def _idempotency_key(request: Request) -> str:

@@ -7,7 +7,7 @@ from typing import Any, TypedDict
 from django.conf import settings
 from rest_framework import serializers
 
-from games.api.serializers import RuleOptionsField, component, component_choice
+from games.api.serializers import RuleOptionsField
 from games.bots import LEVELS
 from games.engine import PRESETS
 from games.models import Game
@@ -20,6 +20,7 @@ from players.api.serializers import (
     RatingChangeSerializer,
 )
 from players.models import Player
+from truc_api.components import component, component_choice
 from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.serializers import StrictSerializer
 

@@ -1,4 +1,5 @@
-"""The lobby under /api/: seeks, challenges, a game's rematch and chat, the data export."""
+"""The lobby under /api/: seeks and challenges. A game's rematch and chat are under /api/games/
+(routes/games.py), the data export under /api/players/ (routes/players.py)."""
 
 from django.urls import path
 
@@ -35,17 +36,4 @@ urlpatterns = [
         views.ChallengeCancelView.as_view(),
         name="challenges-cancel",
     ),
-    path("games/<str:game_id>/rematch", views.RematchView.as_view(), name="games-rematch"),
-    path(
-        "games/<str:game_id>/rematch/decline",
-        views.RematchDeclineView.as_view(),
-        name="games-rematch-decline",
-    ),
-    path("games/<str:game_id>/chat", views.ChatView.as_view(), name="games-chat"),
-    path(
-        "games/<str:game_id>/chat/<int:line_id>",
-        views.ChatLineView.as_view(),
-        name="games-chat-line",
-    ),
-    path("players/me/export", views.ExportView.as_view(), name="players-me-export"),
 ]

@@ -40,6 +40,7 @@ from truc_api.serializers import (
     error_example,
     invalid_request_example,
     location,
+    output,
     problem_responses,
     validated,
 )
@@ -135,7 +136,7 @@ _NOT_SEATED = error_example("Not seated", game_errors.NotSeated)
 
 def _seek_out(seek: Seek, http_status: int = 200) -> Response:
     return Response(
-        SeekSerializer(seek).data, status=http_status, headers=_where(http_status, seek)
+        output(SeekSerializer, seek), status=http_status, headers=_where(http_status, seek)
     )
 
 
@@ -159,7 +160,7 @@ class SeeksView(APIView):
         mine = Seek.objects.filter(player=player_of(request)) | Seek.objects.filter(
             partner=player_of(request)
         )
-        return Response(SeekSerializer(mine.order_by("-created_at")[:100], many=True).data)
+        return Response(output(SeekSerializer, mine.order_by("-created_at")[:100], many=True))
 
     @extend_schema(
         operation_id="seeks_create",
@@ -267,7 +268,7 @@ class SeekJoinView(APIView):
 
 
 def _challenge_out(request: Request, challenge: Challenge, http_status: int = 200) -> Response:
-    body = ChallengeSerializer(challenge, context={"viewer": player_of(request)}).data
+    body = output(ChallengeSerializer, challenge, context={"viewer": player_of(request)})
     return Response(body, status=http_status, headers=_where(http_status, challenge))
 
 
@@ -281,7 +282,7 @@ class ChallengesView(APIView):
     )
     def get(self, request: Request) -> Response:
         found = challenges.challenges_of(player_of(request))
-        body = ChallengeSerializer(found, many=True, context={"viewer": player_of(request)}).data
+        body = output(ChallengeSerializer, found, many=True, context={"viewer": player_of(request)})
         return Response(body)
 
     @extend_schema(
@@ -441,7 +442,7 @@ class RematchView(APIView):
         examples=[_response("Offered", _REMATCH_EXAMPLE)],
     )
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.rematch_of(game_id, player_of(request))).data)
+        return Response(output(RematchSerializer, rematch.rematch_of(game_id, player_of(request))))
 
     @extend_schema(
         operation_id="games_rematch",
@@ -458,7 +459,9 @@ class RematchView(APIView):
         examples=[_response("Offered", _REMATCH_EXAMPLE)],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return Response(RematchSerializer(rematch.want_rematch(player_of(request), game_id)).data)
+        return Response(
+            output(RematchSerializer, rematch.want_rematch(player_of(request), game_id))
+        )
 
 
 class RematchDeclineView(APIView):
@@ -475,7 +478,7 @@ class RematchDeclineView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         return Response(
-            RematchSerializer(rematch.decline_rematch(player_of(request), game_id)).data
+            output(RematchSerializer, rematch.decline_rematch(player_of(request), game_id))
         )
 
 
@@ -516,7 +519,7 @@ class ChatView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         query = validated(ChatQuerySerializer, request.query_params.dict())
         found = chat.lines(player_of(request), game_id, query["room"], query["after"])
-        return Response(ChatLineSerializer(found, many=True).data)
+        return Response(output(ChatLineSerializer, found, many=True))
 
     @extend_schema(
         operation_id="games_chat_say",
@@ -559,7 +562,7 @@ class ChatView(APIView):
         line = chat.say(player_of(request), game_id, data["room"], data["text"])
         where = {"Location": f"/api/games/{line.game_id}/chat/{line.pk}"}
         return Response(
-            ChatLineSerializer(line).data, status=status.HTTP_201_CREATED, headers=where
+            output(ChatLineSerializer, line), status=status.HTTP_201_CREATED, headers=where
         )
 
 
@@ -593,7 +596,7 @@ class ChatLineView(APIView):
         examples=[_response("Line", _LINE)],
     )
     def get(self, request: Request, game_id: str, line_id: int) -> Response:
-        return Response(ChatLineSerializer(chat.line(player_of(request), game_id, line_id)).data)
+        return Response(output(ChatLineSerializer, chat.line(player_of(request), game_id, line_id)))
 
 
 # --- the data export -----------------------------------------------------------------------------
@@ -615,4 +618,4 @@ class ExportView(APIView):
     def get(self, request: Request) -> Response:
         player = player_of(request)
         mine = export.export_for(player)
-        return Response(DataExportSerializer(mine, context={"viewer": player}).data)
+        return Response(output(DataExportSerializer, mine, context={"viewer": player}))

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import contract
 from notifications.api.webhooks import body_component, envelope
 from notifications.models import Kind
+from truc_api.components import ref
 
 Schema = dict[str, Any]
 
@@ -54,7 +54,7 @@ DATA: dict[Kind, dict[str, Schema]] = {
     Kind.CHALLENGE_DECLINED: {
         "challenge_id": _CHALLENGE_ID,
         "reason": {
-            **contract.ref("DeclineReasonEnum"),
+            **ref("DeclineReasonEnum"),
             "description": "Why it was declined.",
             "examples": ["too_fast"],
         },

@@ -12,14 +12,20 @@ from typing import Any
 from drf_spectacular.utils import OpenApiCallback, OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 
-from games import contract
-from games.api.docs import page_refusal, refusal
 from notifications import errors
 from notifications.addresses import AddressRefused
 from notifications.api import webhooks
 from notifications.api.serializers import SubscriptionCreateSerializer
 from notifications.models import Kind
-from truc_api.serializers import NOT_AUTHENTICATED, THROTTLED, answer, problem_responses
+from truc_api.components import ref
+from truc_api.serializers import (
+    NOT_AUTHENTICATED,
+    THROTTLED,
+    answer,
+    page_refusal,
+    problem_responses,
+    refusal,
+)
 
 
 def _url_refused(name: str, refused: AddressRefused) -> OpenApiExample:
@@ -100,7 +106,7 @@ WEBHOOK_CALLBACK = OpenApiCallback(
     extend_schema(
         summary="A notification we send to the subscription's URL",
         description=webhooks.DESCRIPTION + "\nEach kind's body: the document's `webhooks`.",
-        request={"application/json": contract.ref("Notification")},
+        request={"application/json": ref("Notification")},
         responses={
             200: OpenApiResponse(description="Received: any 2xx status acknowledges it."),
             "4XX": OpenApiResponse(

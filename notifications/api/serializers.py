@@ -7,10 +7,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.serializers import component
 from notifications.addresses import AddressRefused, check_url
 from notifications.errors import UrlRefused
 from notifications.models import Delivery, Kind
+from truc_api.components import component
 from truc_api.serializers import StrictSerializer
 
 # --- input -------------------------------------------------------------------------------------

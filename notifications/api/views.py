@@ -28,7 +28,7 @@ from notifications.api.serializers import (
 from notifications.models import Delivery, Subscription
 from players.api.requests import player_of
 from truc_api.pagination import Page
-from truc_api.serializers import UUID_PATTERN, location, validated
+from truc_api.serializers import UUID_PATTERN, location, output, validated
 
 _WAIT_RETRY_AFTER = OpenApiParameter(
     "Retry-After",
@@ -86,7 +86,7 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]  # g
         data = validated(SubscriptionCreateSerializer, request.data)
         subscription = services.subscribe(player_of(request), **data)
         return Response(
-            SubscriptionCreatedSerializer(subscription).data,
+            output(SubscriptionCreatedSerializer, subscription),
             status=status.HTTP_201_CREATED,
             headers={"Location": f"/api/webhooks/subscriptions/{subscription.pk}"},
         )
@@ -107,7 +107,7 @@ class SubscriptionView(APIView):
     )
     def get(self, request: Request, subscription_id: str) -> Response:
         subscription = selectors.subscription(player_of(request), subscription_id)
-        return Response(SubscriptionSerializer(subscription).data)
+        return Response(output(SubscriptionSerializer, subscription))
 
     @extend_schema(
         operation_id="webhooks_subscriptions_delete",
@@ -155,7 +155,7 @@ class DeliveryView(APIView):
     )
     def get(self, request: Request, delivery_id: str) -> Response:
         delivery = selectors.delivery(player_of(request), delivery_id)
-        return Response(DeliveryDetailSerializer(delivery).data)
+        return Response(output(DeliveryDetailSerializer, delivery))
 
 
 class ReplayView(APIView):
@@ -177,7 +177,7 @@ class ReplayView(APIView):
     def post(self, request: Request, delivery_id: str) -> Response:
         replayed = services.replay(player_of(request), delivery_id)
         return Response(
-            DeliverySerializer(selectors.delivery(player_of(request), replayed.pk)).data,
+            output(DeliverySerializer, selectors.delivery(player_of(request), replayed.pk)),
             status=status.HTTP_202_ACCEPTED,
             headers={"Location": f"/api/webhooks/deliveries/{replayed.pk}"},
         )

@@ -16,6 +16,7 @@ from typing import Any
 
 from games import contract, engine
 from notifications.models import GAME_KINDS, Kind
+from truc_api.components import REF, ref
 
 Schema = dict[str, Any]
 
@@ -104,7 +105,7 @@ def envelope(kinds: Iterable[str], data: str, description: str) -> Schema:
                 "format": "date-time",
                 "description": "When the notification was written.",
             },
-            "data": contract.ref(data),
+            "data": ref(data),
         },
         "required": ["type", "timestamp", "data"],
         "additionalProperties": False,
@@ -117,8 +118,8 @@ _GAME_DATA: Schema = {
     "properties": {
         "game_id": {"type": "string", "format": "uuid"},
         "version": {"type": "integer", "minimum": 0, "description": "The game's version then."},
-        "seat": {**contract.ref("Seat"), "description": "The subscriber's seat at that game."},
-        "status": contract.ref("GameStatusEnum"),
+        "seat": {**ref("Seat"), "description": "The subscriber's seat at that game."},
+        "status": ref("GameStatusEnum"),
         "deadline": {
             "type": ["string", "null"],
             "format": "date-time",
@@ -126,11 +127,11 @@ _GAME_DATA: Schema = {
         },
         "events": {
             "type": "array",
-            "items": contract.ref("FeedItem"),
+            "items": ref("FeedItem"),
             "description": "The events that caused it, redacted for the seat (none for "
             "`deadline_near`).",
         },
-        "state": {**contract.ref("StateView"), "description": "The game as the seat sees it now."},
+        "state": {**ref("StateView"), "description": "The game as the seat sees it now."},
     },
     "required": ["game_id", "version", "seat", "status", "deadline", "events", "state"],
     "additionalProperties": False,
@@ -146,7 +147,7 @@ def install(result: Schema, generator: Any, request: Any, public: bool) -> Schem
     )
     missing = [kind.value for kind in Kind if body_component(kind) not in schemas]
     assert not missing, f"notification kinds with no documented body: {missing}"
-    targets = {kind.value: contract.REF + body_component(kind) for kind in Kind}
+    targets = {kind.value: REF + body_component(kind) for kind in Kind}
     schemas["Notification"] = {
         "description": "Any notification's body: switch on `type`.",
         "oneOf": [{"$ref": target} for target in dict.fromkeys(targets.values())],
@@ -158,7 +159,7 @@ def install(result: Schema, generator: Any, request: Any, public: bool) -> Schem
 
 
 def _operation(kind: Kind, schemas: Schema) -> Schema:
-    body: Schema = {"schema": contract.ref(body_component(kind))}
+    body: Schema = {"schema": ref(body_component(kind))}
     # A lobby body carries its own example (JSON Schema's ``examples``), the game's are made here.
     examples = schemas[body_component(kind)].get("examples", [])
     examples = [EXAMPLES[kind]] if kind in EXAMPLES else examples

@@ -1,5 +1,5 @@
-"""Accounts under /api/: auth/... for tokens, players/... for ratings, blocks and deletion;
-leaderboards. The profile (players/me, players/{id}) shows games, so games/api/urls.py routes it."""
+"""Accounts under /api/: auth/... for tokens, leaderboards/... for the pools' tables. The routes
+under /api/players/ are in routes/players.py, with the profile and the data export."""
 
 from django.urls import path
 
@@ -11,16 +11,6 @@ urlpatterns = [
     path("auth/logout", views.LogoutView.as_view(), name="auth-logout"),
     path("auth/logout-all", views.LogoutAllView.as_view(), name="auth-logout-all"),
     path("auth/password", views.PasswordView.as_view(), name="auth-password"),
-    path("players/me/delete", views.AccountDeleteView.as_view(), name="players-me-delete"),
-    path("players/me/blocks", views.BlocksView.as_view(), name="players-me-blocks"),
-    path(
-        "players/me/blocks/<int:player_id>",
-        views.BlockDetailView.as_view(),
-        name="players-me-unblock",
-    ),
-    path(
-        "players/<int:player_id>/ratings", views.PlayerRatingsView.as_view(), name="players-ratings"
-    ),
     path(
         "leaderboards/<str:family>/<str:size>",
         views.LeaderboardView.as_view(),

@@ -40,6 +40,7 @@ from truc_api.serializers import (
     error_example,
     invalid_request_example,
     location,
+    output,
     problem_example,
     problem_responses,
     validated,
@@ -95,7 +96,7 @@ class RegisterView(APIView):
         serializer.is_valid(raise_exception=True)
         session = services.register_player(**serializer.validated_data, request=request)
         return Response(
-            SessionSerializer(session).data,
+            output(SessionSerializer, session),
             status=status.HTTP_201_CREATED,
             headers={"Location": f"/api/players/{session.player.pk}"},
         )
@@ -131,7 +132,7 @@ class LoginView(APIView):
         serializer = LoginSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         session = services.log_in(**serializer.validated_data, request=request)
-        return Response(SessionSerializer(session).data)
+        return Response(output(SessionSerializer, session))
 
 
 class LogoutView(APIView):
@@ -240,7 +241,7 @@ class BlocksView(APIView):
     )
     def get(self, request: Request) -> Response:
         blocks = Block.objects.filter(blocker=player_of(request)).select_related("blocked")
-        return Response(BlockSerializer(blocks, many=True).data)
+        return Response(output(BlockSerializer, blocks, many=True))
 
     @extend_schema(
         operation_id="players_me_block",
@@ -268,7 +269,9 @@ class BlocksView(APIView):
         data = validated(BlockCreateSerializer, request.data)
         block = services.block(player_of(request), data["blocked_id"])
         where = {"Location": f"/api/players/me/blocks/{block.blocked_id}"}
-        return Response(BlockSerializer(block).data, status=status.HTTP_201_CREATED, headers=where)
+        return Response(
+            output(BlockSerializer, block), status=status.HTTP_201_CREATED, headers=where
+        )
 
 
 # Any whole number: no player has the id 0, and unblocking him is a no-op as any other's.
@@ -294,7 +297,7 @@ class BlockDetailView(APIView):
         parameters=[_BLOCKED_ID, RETRY_AFTER],
     )
     def get(self, request: Request, player_id: int) -> Response:
-        return Response(BlockSerializer(services.block_of(player_of(request), player_id)).data)
+        return Response(output(BlockSerializer, services.block_of(player_of(request), player_id)))
 
     @extend_schema(
         operation_id="players_me_unblock",
@@ -459,7 +462,7 @@ class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]  # g
                 "results": page,
             },
         }
-        return Response(PlayerRatingsSerializer(body).data)
+        return Response(output(PlayerRatingsSerializer, body))
 
 
 class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
@@ -523,4 +526,4 @@ class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]  # generi
         page = self.paginate_queryset(self.get_queryset().filter(games__gte=min_games)) or []
         first = (cast(RatingsPagination, self.paginator).offset or 0) + 1
         rows = selectors.leaderboard_rows(page, first_rank=first)
-        return self.get_paginated_response(LeaderboardEntrySerializer(rows, many=True).data)
+        return self.get_paginated_response(output(LeaderboardEntrySerializer, rows, many=True))

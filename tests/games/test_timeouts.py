@@ -8,7 +8,6 @@ import pytest
 from django.utils import timezone
 
 from games import engine, services, timeouts
-from games.api.views import action_answer
 from games.errors import StaleVersion
 from games.models import Game, GameEvent, Seat
 from games.store.log import load_state
@@ -70,7 +69,6 @@ def test_timeout_refuses_a_pending_call():
         game.pk,
         {"type": "truc", "expected_version": game.version},
         "k",
-        answer=action_answer,
     )
     game = _overdue(Game.objects.get(pk=game.pk))
 
@@ -123,7 +121,7 @@ def test_acting_in_time_resets_the_count_of_timeouts():
     state = load_state(game)
     card = state.hand.held[0][0]
     body = {"type": "play", "card": card, "expected_version": game.version}
-    services.act(game.created_by, game.pk, body, "k", answer=action_answer)
+    services.act(game.created_by, game.pk, body, "k")
     seat = Seat.objects.get(game=game, number=0)
     assert seat.timeouts == 0 and seat.has_acted
 
@@ -148,7 +146,7 @@ def test_a_late_move_meets_the_timeout_first():
     body = {"type": "play", "card": state.hand.held[seat][0], "expected_version": game.version}
 
     with pytest.raises(StaleVersion):
-        services.act(player, game.pk, body, "late", answer=action_answer)
+        services.act(player, game.pk, body, "late")
 
     assert _types_after(game, game.version)[0] == "turn_timed_out"
 

@@ -1,0 +1,27 @@
+"""Every route under /api/players/: a player's profile, which shows his record at the tables
+(games/api/profiles.py), his account's blocks, ratings and deletion (players/api/views.py), and
+his data export, which holds his challenges and chat too (lobby/api/views.py)."""
+
+from django.urls import path
+
+from games.api import profiles
+from lobby.api import views as lobby
+from players.api import views as players
+
+urlpatterns = [
+    path("players/me", profiles.MeView.as_view(), name="players-me"),
+    path("players/<int:player_id>", profiles.PlayerDetailView.as_view(), name="players-detail"),
+    path("players/me/delete", players.AccountDeleteView.as_view(), name="players-me-delete"),
+    path("players/me/blocks", players.BlocksView.as_view(), name="players-me-blocks"),
+    path(
+        "players/me/blocks/<int:player_id>",
+        players.BlockDetailView.as_view(),
+        name="players-me-unblock",
+    ),
+    path(
+        "players/<int:player_id>/ratings",
+        players.PlayerRatingsView.as_view(),
+        name="players-ratings",
+    ),
+    path("players/me/export", lobby.ExportView.as_view(), name="players-me-export"),
+]
