@@ -13,8 +13,12 @@ turn, so the machine's drift (a third within minutes on these shared machines) f
    bench/http_load.py does (each action with the reads its client needs to know the legal
    actions: a view is read when the last answer it holds is stale);
 2. **project reads**: the same clients only read their games in full (200), to price a read;
-3. **bare**: ``--clients`` threads each POST the bare action to their own game (the reference's
-   ``/games/<id>/actions``), reseeded first to 60 events a game as its README asks.
+3. **bare**: ``--clients`` threads POST the bare action (the reference's ``/games/<id>/actions``),
+   each cycling over its own share of ``--bare-games`` games reseeded first to 60 events each, so
+   every bare game stays near the size its README prescribes (60 events, plus one for every
+   pass of its client over its share; the size reached is printed with each round). One game a
+   client, as before, grew to several hundred events in a phase, and the bare action then read
+   and folded several times the events it should: the floor was flattering the project.
 
 For each it takes the CPU of the server's processes and of PostgreSQL's backends serving its
 database (``/proc``), and the requests answered. It reports per round: CPU per bare action; CPU
@@ -32,6 +36,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import itertools
 import os
 import random
 import shutil
@@ -44,6 +49,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psycopg
 
 from bench import http_load as load  # the clients, the servers, the CPU accounting
 
@@ -152,11 +159,15 @@ def project_polls(port: int, match: load.Match, clients: int, tag: str | None) -
 
 
 def bare_actions(port: int, games: list[tuple[str, str]], clients: int) -> Any:
+    """Each client cycles over its own share of ``games`` (one client a game: the row lock
+    serialises a game's actions), so each game grows by one event a pass, not by the phase's."""
+
     def work(stop: threading.Event, counts: dict[str, int], lock: threading.Lock) -> list[Any]:
         def client(index: int) -> None:
-            game, token = games[index]
+            share = itertools.cycle(games[index::clients])
             http = load.Http(port)
             while not stop.is_set():
+                game, token = next(share)
                 status = http.call("POST", f"/games/{game}/actions", token, BARE_ACTION)[0]
                 with lock:
                     if status == 201:
@@ -203,6 +214,15 @@ def bare_seed(folder: Path, env: dict[str, str], games: int) -> list[tuple[str, 
     return list(zip(lines[::2], lines[1::2], strict=True))
 
 
+def bare_sizes(database: str) -> tuple[int, int]:
+    """The fewest and the most events a bare game holds: what its action read and folded."""
+    with psycopg.connect(dbname=database, **load.PG) as conn:
+        row = conn.execute(
+            "SELECT min(n), max(n) FROM (SELECT count(*) AS n FROM bare_event GROUP BY game_id) s"
+        ).fetchone()
+    return (row[0], row[1]) if row and row[0] is not None else (0, 0)
+
+
 def start_bare(folder: Path, env: dict[str, str], port: int, args: Any, log: Any) -> Any:
     command = [GRANIAN, "--interface", "wsgi", "--workers", str(args.workers)]
     command += ["--blocking-threads", str(args.threads), "--host", "127.0.0.1"]
@@ -232,6 +252,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--bare-games", type=int, default=800, help="bare games the clients cycle over"
+    )
     parser.add_argument("--reads", type=int, default=300, help="200 and 304 latency samples")
     parser.add_argument("--long-seconds", type=float, default=40.0, help="first vs last hands")
     parser.add_argument("--db", default="truc_bench_floor")
@@ -247,7 +270,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(f"# machine speed at the start: {load.machine_speed():,.0f} engine actions/s")
     scratch = Path(tempfile.mkdtemp(prefix="floor-"))
-    bare_env = bare_setup(scratch / "bare", args.bare_db, args.clients)
+    bare_env = bare_setup(scratch / "bare", args.bare_db, args.bare_games)
     load.recreate_database(args.db)
     env = load.server_env(f"postgres://postgres@127.0.0.1:5432/{args.db}")
     tokens = load.migrate_and_make_tokens(env, 2 * args.clients + 2)
@@ -262,7 +285,8 @@ def main(argv: list[str] | None = None) -> None:
         print()
         print(
             "round | bare ms/act  act/s | project ms/req  reqs/act  act/s | read ms | "
-            "action ms (reads out) | CPU ratio with reads, reads out | throughput ratio"
+            "action ms (reads out) | CPU ratio with reads, reads out | throughput ratio | "
+            "bare game events"
         )
         for number in range(1, args.rounds + 1):
             played = measure(
@@ -271,11 +295,11 @@ def main(argv: list[str] | None = None) -> None:
             reads = measure(
                 project, args.db, args.seconds / 2, project_reads(ports[0], pool, args.clients)
             )
-            games = bare_seed(scratch / "bare", bare_env, args.clients)
+            games = bare_seed(scratch / "bare", bare_env, args.bare_games)
             barely = measure(
                 bare, args.bare_db, args.seconds, bare_actions(ports[1], games, args.clients)
             )
-            row = _row(number, played, reads, barely)
+            row = _row(number, played, reads, barely, bare_sizes(args.bare_db))
             rows.append(row)
         ratios = [row["ratio"] for row in rows]
         out = [row["ratio_out"] for row in rows]
@@ -296,7 +320,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"# logs in {scratch}; machine speed at the end: {load.machine_speed():,.0f}")
 
 
-def _row(number: int, played: Phase, reads: Phase, barely: Phase) -> dict[str, float]:
+def _row(
+    number: int, played: Phase, reads: Phase, barely: Phase, sizes: tuple[int, int]
+) -> dict[str, float]:
     bare_ms = barely.cpu_ms / max(barely.actions, 1)
     per_request = played.cpu_ms / max(played.requests, 1)
     read_ms = reads.cpu_ms / max(reads.requests, 1)
@@ -312,8 +338,8 @@ def _row(number: int, played: Phase, reads: Phase, barely: Phase) -> dict[str, f
     print(
         f"{number:5d} | {bare_ms:7.2f} {barely.rate:7.0f} | {per_request:9.2f} "
         f"{1 + reads_a_action:9.2f} {played.rate:6.0f} | {read_ms:7.2f} | {action_ms:9.2f} "
-        f"| {row['ratio']:5.2f}x {row['ratio_out']:5.2f}x | {row['rate_ratio']:5.2f}x"
-        + (f" ({errors} errors)" if errors else "")
+        f"| {row['ratio']:5.2f}x {row['ratio_out']:5.2f}x | {row['rate_ratio']:5.2f}x | "
+        f"{sizes[0]}-{sizes[1]}" + (f" ({errors} errors)" if errors else "")
     )
     return row
 

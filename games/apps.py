@@ -11,8 +11,13 @@ class GamesConfig(AppConfig):
         from games import accounts, signals, tasks
         from games.models import Game
         from players.signals import account_deleting
+        from truc_api import after_response
 
+        # The tasks are sent once the answer is (they change nothing in it).
         signals.events_committed.connect(
-            tasks.follow_committed_events, sender=Game, dispatch_uid="games.tasks"
+            after_response.deferred(tasks.follow_committed_events),
+            sender=Game,
+            dispatch_uid="games.tasks",
+            weak=False,
         )
         account_deleting.connect(accounts.on_account_deleting, dispatch_uid="games.accounts")

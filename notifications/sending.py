@@ -35,6 +35,7 @@ from django.utils import timezone
 from notifications import signing
 from notifications.addresses import AddressRefused, Target, target
 from notifications.models import Attempt, Delivery
+from truc_api import after_response
 
 logger = structlog.get_logger(__name__)
 
@@ -55,19 +56,20 @@ def routing() -> dict[str, Any]:
 
 
 def send_after_commit(delivery_id: uuid.UUID | str, delay: float = 0) -> None:
-    """Send after the outermost commit (at once outside a transaction); a delay beyond
-    WEBHOOK_TASK_MAX_DELAY_SECONDS is left to the sweep, since Redis delivers a task whose ETA
-    lies past the broker's visibility timeout again, and again."""
+    """Send after the outermost commit (at once outside a transaction) and, in a request, after
+    its answer (``after_response``); a delay beyond WEBHOOK_TASK_MAX_DELAY_SECONDS is left to
+    the sweep, since a Redis ETA past the visibility timeout is delivered again."""
     if delay > settings.WEBHOOK_TASK_MAX_DELAY_SECONDS:
         return
     options = {"countdown": delay} if delay else {}
     task = signature(SEND_DELIVERY, args=(str(delivery_id),), options={**options, **routing()})
-    transaction.on_commit(task.apply_async)
+    after_response.on_commit(task.apply_async)
 
 
 def send_all_after_commit(delivery_ids: Sequence[Any]) -> None:
-    """The first attempt at each of ``delivery_ids``, sent after the outermost commit:
-    ``DELIVERIES_A_TASK`` to a message (one alone goes as ``send_after_commit`` sends it)."""
+    """The first attempt at each of ``delivery_ids``, sent after the outermost commit (and the
+    answer): ``DELIVERIES_A_TASK`` to a message (one alone goes as ``send_after_commit`` sends
+    it)."""
     ids = [str(delivery_id) for delivery_id in delivery_ids]
     if len(ids) == 1:
         send_after_commit(ids[0])
@@ -75,7 +77,7 @@ def send_all_after_commit(delivery_ids: Sequence[Any]) -> None:
     for start in range(0, len(ids), DELIVERIES_A_TASK):
         batch = ids[start : start + DELIVERIES_A_TASK]
         task = signature(SEND_DELIVERIES, args=(batch,), options=routing())
-        transaction.on_commit(task.apply_async)
+        after_response.on_commit(task.apply_async)
 
 
 def send_each(delivery_ids: Sequence[str]) -> int:

@@ -23,9 +23,9 @@ from typing import Any
 import redis
 import structlog
 from django.conf import settings
-from django.db import transaction
 
 from games.models import GameId
+from truc_api import after_response
 
 logger = structlog.get_logger(__name__)
 
@@ -44,9 +44,36 @@ def token_topic(player_id: int) -> str:
 
 
 def publish_on_commit(topics: Iterable[str]) -> None:
-    """Publish once the current transaction commits (at once outside one); never on rollback."""
+    """Publish once the current transaction commits (at once outside one), after the answer in
+    a request (``after_response``); never on rollback."""
     wanted = list(topics)
-    transaction.on_commit(lambda: publish(wanted))
+    after_response.on_commit(lambda: publish(wanted))
+
+
+def following_channel(topic: str) -> str:
+    """The channel a streams process subscribes to while it follows ``topic`` (``Hub``), on
+    which nothing is ever published: ``PUBSUB NUMSUB`` of it counts the processes following the
+    topic. Outside ``<prefix>:*``, so the processes' pattern never matches it."""
+    return f"{settings.STREAMS_CHANNEL_PREFIX}.following:{topic}"
+
+
+def followed(topic: str) -> bool:
+    """Whether a streams process follows ``topic`` now, so that its offer may be read. Only an
+    offer depends on it, never a notification: a stream that starts following after this
+    answered no still hears the move (without its offer) and reads it from the log, as it does
+    at its first step anyway; a stale yes costs an offer nobody reads."""
+    if not settings.STREAMS_REDIS_URL:
+        return any(
+            hub.follows(topic) for loop, hub in list(_local_hubs.items()) if not loop.is_closed()
+        )
+    try:
+        counts: list[tuple[bytes, int]] = _redis(settings.STREAMS_REDIS_URL).pubsub_numsub(
+            following_channel(topic)
+        )  # type: ignore[assignment]  # redis-py types its sync and async clients as one
+    except redis.RedisError as error:  # its publish fails too; its streams find the move
+        logger.warning("streams.followed_failed", error=str(error))
+        return False
+    return bool(counts) and int(counts[0][1]) > 0
 
 
 def publish(topics: list[str], offers: dict[str, bytes] | None = None) -> None:

@@ -127,6 +127,8 @@ class Hub:
         self._readers = ThreadPoolExecutor(
             max_workers=settings.STREAM_READ_THREADS, thread_name_prefix="stream-read"
         )
+        #: Set when the topics followed here that take offers change (``_announce``).
+        self._following_changed = asyncio.Event()
         self.redis: aioredis.Redis | None = None
         if settings.STREAMS_REDIS_URL:
             # A bounded pool: a thousand streams closing at once share a few connections
@@ -140,7 +142,10 @@ class Hub:
         self._start()
         self.watches.add(watch)
         for topic in watch.topics:
-            self._by_topic[topic].add(watch)
+            followers = self._by_topic[topic]
+            if not followers and _takes_offers(topic):
+                self._following_changed.set()
+            followers.add(watch)
 
     def remove(self, watch: Watch) -> None:
         self.watches.discard(watch)
@@ -151,6 +156,12 @@ class Hub:
                 if not followers:
                     del self._by_topic[topic]
                     self.offers.pop(topic, None)
+                    if _takes_offers(topic):
+                        self._following_changed.set()
+
+    def follows(self, topic: str) -> bool:
+        """Whether a watch here follows ``topic`` (``bus.followed``, on the in-process channel)."""
+        return topic in self._by_topic
 
     async def read(self, read_many: ReadMany, key: Hashable, watch: Watch) -> Any:
         """``read_many(keys)[key]`` (None when it leaves the key out), read on a database
@@ -284,6 +295,7 @@ class Hub:
         self._tasks.append(asyncio.create_task(self._tick()))
         if self.redis is not None:
             self._tasks.append(asyncio.create_task(self._listen()))
+            self._tasks.append(asyncio.create_task(self._announce()))
         else:
             bus.register_local(asyncio.get_running_loop(), self)
 
@@ -315,6 +327,38 @@ class Hub:
             except (RedisError, OSError) as error:
                 logger.warning("streams.listen_failed", error=str(error))
                 await asyncio.sleep(1)
+
+    async def _announce(self) -> None:
+        """Keep this process subscribed to ``bus.following_channel`` of each topic followed here
+        that takes offers, and to no other, so that a publisher asks Redis (``bus.followed``)
+        whether to make an offer for a move: none is made for a game nobody follows. After a
+        failure it subscribes again from nothing; meanwhile publishers may see no follower,
+        which costs the streams a read each, never a move (``bus.followed``)."""
+        assert self.redis is not None
+        while True:
+            try:
+                async with self.redis.pubsub() as pubsub:
+                    subscribed: set[str] = set()
+                    while True:
+                        self._following_changed.clear()
+                        wanted = {bus.following_channel(topic) for topic in self._by_topic
+                                  if _takes_offers(topic)}  # fmt: skip
+                        if wanted - subscribed:
+                            await pubsub.subscribe(*(wanted - subscribed))
+                        if subscribed - wanted:
+                            await pubsub.unsubscribe(*(subscribed - wanted))
+                        subscribed = wanted
+                        # Redis's confirmations, read so they never pile up unread.
+                        while pubsub.connection and await pubsub.get_message(timeout=0.0):
+                            pass
+                        await self._following_changed.wait()
+            except (RedisError, OSError) as error:
+                logger.warning("streams.announce_failed", error=str(error))
+                await asyncio.sleep(1)
+
+
+def _takes_offers(topic: str) -> bool:
+    return topic.partition(":")[0] in _offer_decoders
 
 
 #: How often a reader's thread checks its connection (``_checked``).

@@ -24,6 +24,7 @@ from players.models import Player, RatingChange
 from players.selectors import rating_change_item
 from streams import bus, game_stream, notices
 from streams.models import PlayerFeed, PlayerNotice
+from truc_api import after_response
 
 logger = structlog.get_logger(__name__)
 
@@ -73,16 +74,21 @@ def on_events_committed(
     saved: int = 1,
     **_: Any,
 ) -> None:
-    """Wake the game's streams, with what they would read (``game_stream.offer``: made here,
-    once, from what this process has in hand), and its players' (their turns may have moved).
-    A sweep's games (``saved`` > 1: the turn clock's timeouts) go without: their streams read,
-    and the sweep, which applies many games in one go, does not pay every game's projections."""
+    """Wake the game's streams and its players' (their turns may have moved), once the answer
+    is sent (``after_response``: it changes nothing in it)."""
+    after_response.defer(lambda: wake(game, rows, state, saved))
+
+
+def wake(game: Game, rows: Sequence[GameEvent], state: engine.State, saved: int) -> None:
+    """Publish the game's topic and its players'. The game's carries what its streams would read
+    (``game_stream.offer``: made here, once, from what this process has in hand) only when a
+    streams process follows the game (``bus.followed``): nobody else would read it. A sweep's
+    games (``saved`` > 1: the turn clock's timeouts) go without: their streams read, and the
+    sweep does not pay every game's projections."""
     players = (bus.player_topic(seat.player_id) for seat in seats_of(game))
     topic = bus.game_topic(game.pk)
-    offers = (
-        {topic: offer} if rows and saved == 1 and (offer := _offer(game, rows, state)) else None
-    )
-    bus.publish([topic, *players], offers)
+    offer = _offer(game, rows, state) if rows and saved == 1 and bus.followed(topic) else None
+    bus.publish([topic, *players], {topic: offer} if offer else None)
 
 
 def _offer(game: Game, rows: Sequence[GameEvent], state: engine.State) -> bytes | None:

@@ -200,6 +200,7 @@ def test_an_offer_is_what_a_read_of_the_log_gives(table, settings, monkeypatch, 
         offers.extend((offered or {}).values())
 
     monkeypatch.setattr(bus, "publish", publish)
+    monkeypatch.setattr(bus, "followed", lambda topic: True)  # as if a stream followed the game
     for moves in range(1, 5):
         play_one(to_play(clients, game_id), game_id)
         assert len(offers) == moves
