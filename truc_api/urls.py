@@ -5,6 +5,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from truc_api import health
+from truc_api.api_index import ApiIndexView
 
 # Everything under /api/: the games first, as the requests every client makes all the time are
 # theirs and the resolver tries the patterns in order.
@@ -14,6 +15,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("notifications.api.urls")),
     path("", include("streams.urls")),
     path("", include("lobby.api.urls")),
+    path("", ApiIndexView.as_view(), name="api-index"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path(
