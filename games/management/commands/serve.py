@@ -1,4 +1,4 @@
-"""``manage.py serve [HOST:PORT]``: the API and, beside it, a Celery worker with its beat (the sweeps).
+"""``manage.py serve [HOST:PORT]``: the API, and beside it a Celery worker with its beat.
 
 What ``make run`` starts. The API, streams included, is one granian process on the ASGI entry
 point (truc_api/asgi.py): its streams are woken by the in-process channel when no Redis is set
@@ -19,6 +19,7 @@ page is open).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
@@ -35,10 +36,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from truc_api.celery import app
 
-#: Seconds the children have to stop after a Ctrl-C or SIGTERM before they are killed.
-STOP_SECONDS = 3.0
+#: Seconds the children have to stop after a Ctrl-C or SIGTERM before they are killed: a task in
+#: flight (a bot's move) ends in that time. An idle Celery worker's warm shutdown takes longer
+#: than that on its own; one killed mid-task loses at most a bot's move or a timeout, which the
+#: sweeps send again (games/tasks.py: the deadlines and whose turn it is are in the database).
+STOP_SECONDS = 2.0
 #: Seconds the server has to answer its liveness probe before the links are printed anyway.
 START_SECONDS = 60.0
+_PR_SET_PDEATHSIG = 1  # prctl(2)
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 #: The banner's links, the web table first: each one answers (tests/test_make_run.py).
 LINKS = (
@@ -157,7 +162,21 @@ def stop(children: list[subprocess.Popen[bytes]]) -> None:
 
 def _start(command: list[str]) -> subprocess.Popen[bytes]:
     # A group of its own: the terminal's Ctrl-C goes to this command, which stops each child.
-    return subprocess.Popen(command, cwd=settings.BASE_DIR, start_new_session=True)
+    return subprocess.Popen(
+        command,
+        cwd=settings.BASE_DIR,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},  # each line as it comes, in order
+        start_new_session=True,
+        preexec_fn=_stop_with_parent,
+    )
+
+
+def _stop_with_parent() -> None:
+    """In the child, before it runs: SIGTERM when this command's process ends, however it ends
+    (a SIGKILL included), so that no worker outlives it to take a later run's tasks (Linux)."""
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _answers(url: str, server: subprocess.Popen[bytes]) -> bool:
