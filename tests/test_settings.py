@@ -25,16 +25,21 @@ print(json.dumps({
 """
 
 
-def _settings_in(environment: dict[str, str]) -> dict[str, object]:
-    """Import the settings in a fresh interpreter whose whole environment is `environment`."""
-    result = subprocess.run(
-        [sys.executable, "-c", _SHOW_SETTINGS],
+def _run(script: str, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run `script` in a fresh interpreter whose whole environment is `environment`."""
+    return subprocess.run(
+        [sys.executable, "-c", script],
         cwd=REPO,
         env={"PATH": os.environ.get("PATH", ""), **environment},
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def _settings_in(environment: dict[str, str]) -> dict[str, object]:
+    """Import the settings with no environment but `environment`."""
+    result = _run(_SHOW_SETTINGS, environment)
     assert result.returncode == 0, result.stderr
     loaded: dict[str, object] = json.loads(result.stdout.splitlines()[-1])
     return loaded
@@ -86,14 +91,7 @@ print(json.dumps({
 
 
 def _started_in(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", _SHOW_LOGGING],
-        cwd=REPO,
-        env={"PATH": os.environ.get("PATH", ""), **environment},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return _run(_SHOW_LOGGING, environment)
 
 
 def test_settings_log_json_lines_off_a_terminal_and_readable_lines_in_debug(tmp_path) -> None:
