@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,18 @@ def test_serve_refuses_the_development_key_off_loopback(settings) -> None:
         refuse_insecure_key_off_loopback("0.0.0.0")
     settings.SECRET_KEY = "a-key-of-this-deployment-only"
     refuse_insecure_key_off_loopback("0.0.0.0")
+
+
+def test_env_example_documents_every_variable_compose_reads() -> None:
+    compose = (REPO / "docker-compose.yml").read_text()
+    example = (REPO / ".env.example").read_text()
+
+    read = set(re.findall(r"\$\{([A-Z_]+)", compose))
+    documented = set(re.findall(r"^([A-Z_]+)=", example, re.MULTILINE))
+    assert read == documented
+
+
+def test_dockerignore_leaves_out_what_runs_locally() -> None:
+    ignored = set((REPO / ".dockerignore").read_text().split())
+
+    assert {".run", "control", ".venv", ".env", "db.sqlite3", ".git"} <= ignored
