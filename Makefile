@@ -9,17 +9,19 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: run test test-fast test-thorough install lock demo schema
 
-# `serve` runs the API (runserver --insecure serves the docs' static files with DEBUG off) and a
-# Celery worker with beat beside it, on a broker in a folder: no service needed.
+# Where `make run` serves: `make run HOST=0.0.0.0 PORT=8080` (set SECRET_KEY off loopback). Read
+# from make's command line only, not the environment, where some shells keep a HOST of their own.
+HOST := 127.0.0.1
+PORT := 8000
+# Readable log lines, and a broker in a folder under .run/ (no service to start).
+RUN_ENV = LOG_FORMAT="$${LOG_FORMAT:-console}" \
+	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-filesystem://localhost/}"
+
+# `serve` runs the API (granian, ASGI: the streams too) with a Celery worker and beat beside it,
+# and prints the links once the server answers (games/management/commands/serve.py).
 run: $(INSTALLED)
-	$(BIN)/python manage.py migrate --noinput
-	@echo
-	@echo "  Truc API:     http://127.0.0.1:8000/api/"
-	@echo "  Swagger UI:   http://127.0.0.1:8000/api/docs/"
-	@echo "  ReDoc:        http://127.0.0.1:8000/api/redoc/"
-	@echo "  OpenAPI:      http://127.0.0.1:8000/api/schema/"
-	@echo
-	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-filesystem://}" $(BIN)/python manage.py serve 0.0.0.0:8000
+	@$(RUN_ENV) $(BIN)/python manage.py migrate --noinput --verbosity 0
+	@$(RUN_ENV) $(BIN)/python manage.py serve $(HOST):$(PORT)
 
 # With `make run` going in another terminal: a whole match against a bot, narrated.
 demo: $(INSTALLED)
@@ -28,17 +30,25 @@ demo: $(INSTALLED)
 TEST_ENV = DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/truc_api}" \
 	CELERY_BROKER_URL="$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
 
+# `make test PROFILE=quick`: every test not marked slow (worker processes, servers, the generated
+# client, schemathesis), 10 property matches per preset and table size. `make test
+# PROFILE=thorough`: everything, 2,000 property matches (before a release, after a referee change).
+PROFILE := default
+PROFILE_ENV_quick = TRUC_PROPERTY_EXAMPLES=10
+PROFILE_ARGS_quick = -m "not slow"
+PROFILE_ENV_thorough = TRUC_PROPERTY_PROFILE=thorough
+ifeq ($(filter $(PROFILE),quick default thorough),)
+$(error PROFILE is quick, default or thorough, not "$(PROFILE)")
+endif
+
 test: $(INSTALLED)
-	$(TEST_ENV) $(BIN)/python -m pytest
+	$(TEST_ENV) $(PROFILE_ENV_$(PROFILE)) $(BIN)/python -m pytest $(PROFILE_ARGS_$(PROFILE))
 
-# The quick subset (README.md, "Testing"): no test marked slow (worker processes, servers, the
-# generated client, schemathesis), and 10 property matches per preset and table size.
-test-fast: $(INSTALLED)
-	$(TEST_ENV) TRUC_PROPERTY_EXAMPLES=10 $(BIN)/python -m pytest -m "not slow"
+test-fast:
+	$(MAKE) test PROFILE=quick
 
-# Everything, with the thorough property profile (2,000 matches per preset and table size).
-test-thorough: $(INSTALLED)
-	$(TEST_ENV) TRUC_PROPERTY_PROFILE=thorough $(BIN)/python -m pytest
+test-thorough:
+	$(MAKE) test PROFILE=thorough
 
 install: $(INSTALLED)
 

@@ -2,9 +2,12 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -23,16 +26,21 @@ print(json.dumps({
 """
 
 
-def _settings_in(environment: dict[str, str]) -> dict[str, object]:
-    """Import the settings in a fresh interpreter whose whole environment is `environment`."""
-    result = subprocess.run(
-        [sys.executable, "-c", _SHOW_SETTINGS],
+def _run(script: str, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run `script` in a fresh interpreter whose whole environment is `environment`."""
+    return subprocess.run(
+        [sys.executable, "-c", script],
         cwd=REPO,
         env={"PATH": os.environ.get("PATH", ""), **environment},
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def _settings_in(environment: dict[str, str]) -> dict[str, object]:
+    """Import the settings with no environment but `environment`."""
+    result = _run(_SHOW_SETTINGS, environment)
     assert result.returncode == 0, result.stderr
     loaded: dict[str, object] = json.loads(result.stdout.splitlines()[-1])
     return loaded
@@ -63,3 +71,86 @@ def test_settings_environment_selects_postgresql_and_a_real_broker() -> None:
     assert loaded["name"] == "truc_api"
     assert loaded["allowed_hosts"] == ["api.example.org"]
     assert loaded["eager"] is False
+
+
+_SHOW_LOGGING = """
+import json, os, warnings
+warnings.simplefilter("error")  # a warning at start-up fails the run
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "truc_api.settings")
+import django
+django.setup()
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler
+WSGIHandler()  # builds the middleware, whitenoise's included
+renderers = settings.LOGGING["formatters"]["structlog"]["processors"]
+print(json.dumps({
+    "format": settings.LOG_FORMAT,
+    "renderer": type(renderers[-1]).__name__,
+    "broker_options": getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}),
+}))
+"""
+
+
+def _started_in(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return _run(_SHOW_LOGGING, environment)
+
+
+def test_settings_log_json_lines_off_a_terminal_and_readable_lines_in_debug(tmp_path) -> None:
+    """Output to a pipe (a container's) is JSON; DEBUG or LOG_FORMAT=console (make run) reads."""
+    missing = {"STATIC_ROOT": str(tmp_path / "no-collectstatic-ran")}
+    production = _started_in(missing)
+    debug = _started_in({**missing, "DEBUG": "true"})
+    console = _started_in({**missing, "LOG_FORMAT": "console"})
+
+    for started in (production, debug, console):
+        assert started.returncode == 0, started.stderr  # no warning, whitenoise's included
+    assert json.loads(production.stdout)["renderer"] == "JSONRenderer"
+    assert json.loads(debug.stdout)["renderer"] == "ConsoleRenderer"
+    assert json.loads(console.stdout)["renderer"] == "ConsoleRenderer"
+
+
+def test_settings_refuse_an_unknown_log_format() -> None:
+    started = _started_in({"LOG_FORMAT": "xml"})
+
+    assert started.returncode != 0
+    assert "LOG_FORMAT is json or console" in started.stderr
+
+
+def test_settings_keep_the_folder_broker_under_its_folder(tmp_path) -> None:
+    """kombu's control folder defaults to `control` in the working directory: the repository."""
+    started = _started_in(
+        {"CELERY_BROKER_URL": "filesystem://localhost/", "CELERY_BROKER_FOLDER": str(tmp_path)}
+    )
+
+    assert started.returncode == 0, started.stderr
+    options = json.loads(started.stdout)["broker_options"]
+    assert options["control_folder"] == str(tmp_path / "control")
+    assert options["data_folder_in"] == options["data_folder_out"] == str(tmp_path)
+
+
+def test_serve_refuses_the_development_key_off_loopback(settings) -> None:
+    from django.core.management.base import CommandError
+
+    from games.management.commands.serve import refuse_insecure_key_off_loopback
+
+    settings.SECRET_KEY = settings.INSECURE_DEV_SECRET_KEY
+    refuse_insecure_key_off_loopback("127.0.0.1")
+    with pytest.raises(CommandError, match="set SECRET_KEY"):
+        refuse_insecure_key_off_loopback("0.0.0.0")
+    settings.SECRET_KEY = "a-key-of-this-deployment-only"
+    refuse_insecure_key_off_loopback("0.0.0.0")
+
+
+def test_env_example_documents_every_variable_compose_reads() -> None:
+    compose = (REPO / "docker-compose.yml").read_text()
+    example = (REPO / ".env.example").read_text()
+
+    read = set(re.findall(r"\$\{([A-Z_]+)", compose))
+    documented = set(re.findall(r"^([A-Z_]+)=", example, re.MULTILINE))
+    assert read == documented
+
+
+def test_dockerignore_leaves_out_what_runs_locally() -> None:
+    ignored = set((REPO / ".dockerignore").read_text().split())
+
+    assert {".run", "control", ".venv", ".env", "db.sqlite3", ".git"} <= ignored

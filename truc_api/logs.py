@@ -30,8 +30,9 @@ def _json_line(event: dict[str, Any], **options: Any) -> str:
     ).decode()
 
 
-def logging_config(*, json: bool, level: str) -> dict[str, Any]:
-    """Configure structlog and return the stdlib LOGGING dict that renders through it."""
+def logging_config(*, json: bool, level: str, colours: bool = False) -> dict[str, Any]:
+    """Configure structlog and return the stdlib LOGGING dict that renders through it: JSON
+    lines, or a readable line an event (coloured on a terminal) for a developer."""
     # No line shows the thread, the process or its name: each record would look them up anyway.
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     structlog.configure(
@@ -55,7 +56,12 @@ def logging_config(*, json: bool, level: str) -> dict[str, Any]:
             structlog.processors.JSONRenderer(serializer=_json_line),
         ]
     else:
-        renderers = [structlog.dev.ConsoleRenderer()]
+        # Plain tracebacks: rich's would print local variables (hidden cards, secrets).
+        renderers = [
+            structlog.dev.ConsoleRenderer(
+                colors=colours, exception_formatter=structlog.dev.plain_traceback
+            )
+        ]
     return {
         "version": 1,
         "disable_existing_loggers": False,

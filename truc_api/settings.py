@@ -7,13 +7,14 @@ and ALLOWED_HOSTS (see docker-compose.yml).
 """
 
 import ipaddress
-import warnings
+import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import environ
 from corsheaders.defaults import default_headers as default_cors_headers
+from django.core.exceptions import ImproperlyConfigured
 
 from truc_api import __version__
 from truc_api.logs import logging_config
@@ -23,9 +24,10 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str(
-    "SECRET_KEY", default="django-insecure-dev-only-key-set-SECRET_KEY-in-every-real-deployment"
-)
+# For a development server on loopback only: `manage.py serve` (make run) refuses to serve on any
+# other address with it, as anyone can read it here.
+INSECURE_DEV_SECRET_KEY = "django-insecure-dev-only-key-set-SECRET_KEY-in-every-real-deployment"
+SECRET_KEY = env.str("SECRET_KEY", default=INSECURE_DEV_SECRET_KEY)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -126,10 +128,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 # Without `collectstatic` (a checkout, `make run`), whitenoise finds the assets in the apps, and
-# the missing STATIC_ROOT is expected, not worth a warning on every start.
+# leaves the missing STATIC_ROOT alone (truc_api/static_files.py).
 WHITENOISE_USE_FINDERS = not Path(STATIC_ROOT).is_dir()
-if WHITENOISE_USE_FINDERS:
-    warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
 # --- Celery (every CELERY_* setting is read by truc_api/celery.py) -----------------------------
 
@@ -149,6 +149,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_BROKER_FOLDER),
         "data_folder_out": str(_BROKER_FOLDER),
+        # kombu's default is a `control` folder in the working directory (the repository).
+        "control_folder": str(_BROKER_FOLDER / "control"),
     }
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
@@ -362,9 +364,18 @@ STREAM_RETRY_MILLISECONDS = env.int("STREAM_RETRY_MILLISECONDS", default=2000)
 # Before the contract's hook, which adds the components they refer to (FeedItem, Game).
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"].insert(1, "streams.docs.add_streams")
 
-# --- Logging: structlog to stdout, JSON lines in production, coloured console in DEBUG ---------
+# --- Logging: structlog to stdout, JSON lines in production, readable lines locally -------------
 
-LOGGING = logging_config(json=not DEBUG, level=env.str("LOG_LEVEL", default="INFO"))
+# `json` (one object a line, for a log collector) or `console` (`make run` sets it). By default
+# console with DEBUG or on a terminal, else JSON: a container's output is read by machines.
+LOG_FORMAT = env.str("LOG_FORMAT", default="console" if DEBUG or sys.stdout.isatty() else "json")
+if LOG_FORMAT not in ("json", "console"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is json or console, not {LOG_FORMAT!r}")
+LOGGING = logging_config(
+    json=LOG_FORMAT == "json",
+    level=env.str("LOG_LEVEL", default="INFO"),
+    colours=sys.stdout.isatty(),
+)
 
 # Browsers may call the API only from the origins listed here (none by default); native mobile
 # apps and servers are not subject to CORS. Tokens go in a header, so no credentials are shared.

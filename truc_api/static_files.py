@@ -13,9 +13,11 @@ itself, ``wsgi.file_wrapper``).
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from typing import Any, BinaryIO
 
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
@@ -43,6 +45,13 @@ class AsyncFile:
 
 
 class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]  # whitenoise: no type hints
+    def add_files(self, root: str, prefix: str | None = None) -> None:
+        # A checkout has no STATIC_ROOT (no `collectstatic` ran): the finders serve the apps'
+        # files instead (settings.WHITENOISE_USE_FINDERS), so there is nothing to warn about.
+        if settings.WHITENOISE_USE_FINDERS and not os.path.isdir(root):
+            return
+        super().add_files(root, prefix)
+
     @staticmethod
     def serve(static_file: Any, request: HttpRequest) -> HttpResponseBase:
         if not isinstance(request, ASGIRequest):

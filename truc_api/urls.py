@@ -6,6 +6,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from truc_api import health
+from truc_api.api_index import ApiIndexView
 
 # Everything under /api/, by prefix: each prefix's routes are in the one module named beside it.
 # The games first, as the requests every client makes all the time are theirs and the resolver
@@ -18,6 +19,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("notifications.api.urls")),  # webhooks/...
     path("", include("streams.urls")),  # stream
     path("", include("lobby.api.urls")),  # seeks..., challenges...
+    path("", ApiIndexView.as_view(), name="api-index"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path(
