@@ -23,7 +23,7 @@ from games.api.serializers import (
 )
 from games.engine import legal_actions, turn
 from games.models import Game
-from games.store import load_state
+from games.store.log import load_state
 from tests.factories import PlayerFactory
 from truc_api.serializers import output
 

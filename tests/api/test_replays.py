@@ -10,7 +10,7 @@ import pytest
 
 from games import engine, rating
 from games.models import Game
-from games.store import load_state
+from games.store.log import load_state
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client
 
