@@ -6,14 +6,21 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 
 from games import contract, engine
 from games.errors import GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
 from games.rated_results import rating_changes_for
-from games.store.log import get_game, load_events, load_state, one_moment, seat_names, seats_of
+from games.store.log import (
+    etag_parts,
+    get_game,
+    load_events,
+    load_state,
+    one_moment,
+    seat_names,
+    seats_of,
+)
 from players.models import (
     PRESET_FAMILIES,
     TABLE_SIZES,
@@ -51,12 +58,7 @@ def polled_etag(game_id: GameId, player: Player) -> str | None:
     player's seat): a poll of an unchanged game reads nothing else. None when the game is not
     there for this player (the same visibility rule as ``visible_game``, which then answers
     why)."""
-    seat_of = Seat.objects.filter(game=OuterRef("pk"), player=player).values("number")[:1]
-    try:
-        games = Game.objects.filter(pk=game_id).annotate(seat_of=Subquery(seat_of)).order_by()
-    except ValidationError:  # a malformed id: the full read answers 404
-        return None
-    parts = games.values_list("version", "status", "updated_at", "visibility", "seat_of").first()
+    parts = etag_parts(game_id, player)
     if parts is None:
         return None
     version, status, updated_at, visibility, seat = parts

@@ -30,7 +30,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 
 from games import engine, signals
 from games.engine import events as ev
@@ -84,6 +84,25 @@ def lock_overdue(now: datetime, limit: int) -> list[Game]:
         games = list(due.order_by("deadline").select_for_update(skip_locked=True)[:limit])
     read_seats(games)
     return games
+
+
+#: What a game's ETag is made of for one viewer: (version, status, updated_at, visibility, the
+#: viewer's seat or None).
+EtagParts = tuple[int, str, datetime, str, int | None]
+
+
+def etag_parts(game_id: GameId, player: Player) -> EtagParts | None:
+    """What the game's ETag is made of for ``player``, in one statement (a poll of an unchanged
+    game reads nothing else); None when there is no such game, or the id is malformed."""
+    try:
+        pk = game_key(game_id)
+    except (ValueError, TypeError, ValidationError):
+        return None
+    if sql.postgresql():
+        return sql.etag_parts(pk, player.pk)
+    seat = Seat.objects.filter(game=OuterRef("pk"), player=player).values("number")[:1]
+    found = _game_rows().filter(pk=pk).annotate(seat_of=Subquery(seat))
+    return found.values_list("version", "status", "updated_at", "visibility", "seat_of").first()
 
 
 def game_key(game_id: GameId) -> uuid.UUID:

@@ -9,9 +9,9 @@ function here runs on PostgreSQL only: the store's other modules choose, once a 
 work in its own way, so no statement here has a second dialect.
 
 Rows become model instances through Django's own ``raw()``, or ``Model.from_db`` where the
-columns are known in advance (``instances``); values are written as the models' fields prepare
-them (``params``). A game's id is passed as a ``uuid.UUID``, which psycopg sends as PostgreSQL's
-``uuid``.
+columns are known in advance (``truc_api.rows.instances``); values are written as the models'
+fields prepare them (``params``). A game's id is passed as a ``uuid.UUID``, which psycopg sends
+as PostgreSQL's ``uuid``.
 """
 
 from __future__ import annotations
@@ -19,15 +19,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 from games.models import Game, GameEvent, Seat
-
-_M = TypeVar("_M", bound=Model)
+from truc_api.rows import instances
 
 
 def postgresql() -> bool:
@@ -67,12 +66,25 @@ _SNAPSHOTS_AND_TAILS = (
     " JOIN games_game g ON g.id = e.game_id WHERE g.id = ANY(%s) AND e.seq > g.snapshot_seq"
     " ORDER BY 1, 2, 3"
 )
+_ETAG_PARTS = (
+    "SELECT g.version, g.status, g.updated_at, g.visibility, s.number FROM games_game g"
+    " LEFT JOIN games_seat s ON s.game_id = g.id AND s.player_id = %s WHERE g.id = %s"
+)
 # One text whatever the number of keys, so each is prepared once (``prepare_threshold``).
 _EVENTS_AFTER = (
     "SELECT {} FROM unnest(%s::uuid[], %s::integer[]) AS k(game_id, after)"
     " JOIN games_gameevent e ON e.game_id = k.game_id AND e.seq > k.after"
     " AND e.seq <= k.after + %s ORDER BY e.game_id, e.seq"
 ).format(", ".join(f"e.{field.column}" for field in _EVENT_FIELDS))
+
+
+def etag_parts(pk: uuid.UUID, player_id: Any) -> tuple[int, str, datetime, str, int | None] | None:
+    """(version, status, updated_at, visibility, the player's seat or None) of a game, or None
+    when there is no such game: what its ETag for the player is made of."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ETAG_PARTS, [player_id, pk])
+        found: tuple[int, str, datetime, str, int | None] | None = cursor.fetchone()
+        return found
 
 
 def game(pk: uuid.UUID, *, lock: bool) -> Game | None:
@@ -131,38 +143,6 @@ def games_and_events(
             instances(Seat, _SEAT_FIELDS, seats_read.fetchall(), db, NAMES),
             instances(GameEvent, _EVENT_FIELDS, events_read.fetchall(), db),
         )
-
-
-def instances(
-    model: type[_M],
-    fields: Sequence[Field[Any, Any]],
-    rows: list[tuple[Any, ...]],
-    db: Any,
-    extra: Sequence[str] = (),
-) -> list[_M]:
-    """``model`` instances of rows holding ``fields``' columns in order, then the ``extra``
-    columns set as attributes (as ``raw()`` sets a column that is no field), each value
-    converted as Django's compiler converts a column, the converters found once a call
-    (``raw()`` maps the columns to fields again for every statement)."""
-    converting = [  # a field's plain column: its converters are its field's
-        (index, converters, field.cached_col)
-        for index, field in enumerate(fields)
-        if (converters := [*db.ops.get_db_converters(field.cached_col),
-                           *field.get_db_converters(db)])
-    ]  # fmt: skip
-    names = [field.attname for field in fields]
-    width = len(fields)
-    made = []
-    for row in rows:
-        values = list(row[:width])
-        for index, converters, column in converting:
-            for convert in converters:
-                values[index] = convert(values[index], column, db)
-        instance = model.from_db(db.alias, names, values)
-        for name, value in zip(extra, row[width:], strict=True):
-            setattr(instance, name, value)
-        made.append(instance)
-    return made
 
 
 # --- writes -------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Polls answered 304 by ``GameView`` through Django's and DRF's whole stack (games/api/views.py):
-one query, every header other answers carry, and never an answer a full read would not give."""
+two queries, every header other answers carry, and never an answer a full read would not give."""
 
 from __future__ import annotations
 
@@ -41,10 +41,11 @@ def polled(table):
     return game_id, clients, tags
 
 
-def test_an_unchanged_game_costs_one_query(polled, django_assert_num_queries):
+def test_an_unchanged_game_costs_two_queries(polled, django_assert_num_queries):
     game_id, clients, tags = polled
 
-    with django_assert_num_queries(1):  # the token, with the game's tag and the viewer's seat
+    # The token with its player (as for any request), then the game's tag with the viewer's seat.
+    with django_assert_num_queries(2):
         response = poll(clients[0], game_id, tags[0])
 
     assert response.status_code == 304

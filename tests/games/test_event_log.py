@@ -12,11 +12,12 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.utils import DatabaseError
 
-from games import engine
+from games import engine, services, signals
 from games.engine import events as ev
-from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot
-from games.store import batch_read, log, recent
+from games.models import CamaRecord, Game, GameEvent, HandRecord, HandSnapshot, Seat
+from games.store import batch_read, log, recent, sql
 from games.store.log import load_state
+from tests.factories import PlayerFactory
 from tests.games.conftest import Client, play_out
 
 
@@ -69,12 +70,26 @@ def _fold(payloads: list[dict[str, Any]]) -> engine.State:
     return engine.replay(map(engine.event_from_json, payloads))
 
 
+@pytest.fixture(params=["sql", "orm"])
+def way(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The store's statements (PostgreSQL's), or the ORM's way, which SQLite takes."""
+    if request.param == "orm":
+        monkeypatch.setattr(sql, "postgresql", lambda: False)
+    return str(request.param)
+
+
 @pytest.fixture(
-    params=[("valenciano", 2), ("argentino_clasico", 4)], ids=lambda p: f"{p[0]}-{p[1]}"
+    params=[("valenciano", 2, "sql"), ("argentino_clasico", 4, "sql"), ("valenciano", 2, "orm")],
+    ids=lambda p: "-".join(map(str, p)),
 )
-def finished(request: Any, table: Callable[..., tuple[str, list[Client]]]) -> Game:
-    """A whole match of random legal actions, played through HTTP."""
-    preset, players = request.param
+def finished(
+    request: Any, table: Callable[..., tuple[str, list[Client]]], monkeypatch: pytest.MonkeyPatch
+) -> Game:
+    """A whole match of random legal actions, played through HTTP, through the store's
+    statements or the ORM's way (kept for the test's own reads)."""
+    preset, players, way = request.param
+    if way == "orm":
+        monkeypatch.setattr(sql, "postgresql", lambda: False)
     game_id, clients = table(preset, players=players)
     final = play_out(game_id, clients, random.Random(f"log-{preset}-{players}"))
     assert final["status"] == "finished"
@@ -249,3 +264,78 @@ def test_event_log_the_streams_read_gives_what_the_ordinary_reads_give(
     expected = batch_read.load_event_ranges([(ids[0], 0, 5), (ids[1], 1, 4)])
     for pk in ids:  # each event once, in seq order, as the ordinary read makes it
         assert [_fields(row) for row in events[pk]] == [_fields(row) for row in expected[pk]]
+
+
+class _Heard:
+    """What the store's two signals said, in order: (signal name, its arguments)."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[str, dict[str, Any]]] = []
+
+    def recorded(self, sender: Any, **kwargs: Any) -> None:
+        self.said.append(("recorded", kwargs))
+
+    def committed(self, sender: Any, **kwargs: Any) -> None:
+        self.said.append(("committed", kwargs))
+
+
+@pytest.fixture
+def heard() -> Any:
+    listener = _Heard()
+    signals.events_recorded.connect(listener.recorded, sender=Game, dispatch_uid="test.recorded")
+    signals.events_committed.connect(listener.committed, sender=Game, dispatch_uid="test.comm")
+    yield listener
+    signals.events_recorded.disconnect(sender=Game, dispatch_uid="test.recorded")
+    signals.events_committed.disconnect(sender=Game, dispatch_uid="test.comm")
+
+
+def _full_table() -> Game:
+    """A 2-player game with both seats taken, not started (seated around ``services``)."""
+    host, guest = PlayerFactory.create(), PlayerFactory.create()
+    game = services.create_game(
+        host, preset="argentino", options={}, players=2, visibility="public"
+    )
+    Seat.objects.create(game=game, number=1, player=guest)
+    return log.lock_game(game.pk)
+
+
+@pytest.mark.django_db
+def test_append_deals_when_a_hand_is_due_and_sends_both_signals(
+    way: str, heard: _Heard, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = _full_table()
+    start = engine.start_match(engine.Rules.from_json(game.rules))
+
+    with django_capture_on_commit_callbacks() as after_commit:
+        done = log.append(game, None, [start])
+        assert [name for name, _ in heard.said] == ["recorded"], "committed only after commit"
+    for callback in after_commit:
+        callback()
+
+    # The match's start leaves a hand due: the deal is appended with it, and snapshotted.
+    assert [row.type for row in done.rows] == ["match_started", "hand_dealt"]
+    assert done.before is None and done.state.hand is not None and not done.state.needs_deal
+    assert list(GameEvent.objects.filter(game=game).values_list("seq", "type")) == [
+        (1, "match_started"),
+        (2, "hand_dealt"),
+    ]
+    assert HandSnapshot.objects.get(game=game).seq == 1
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    recorded, committed = (kwargs for _, kwargs in heard.said)
+    assert [name for name, _ in heard.said] == ["recorded", "committed"]
+    for said in (recorded, committed):
+        assert (said["rows"], said["state"], said["before"]) == (done.rows, done.state, None)
+        assert said["game"].pk == game.pk
+    assert committed["saved"] == 1
+
+    # A pass at the hand's start leaves no hand due: nothing is dealt.
+    seat = engine.turn(done.state)
+    assert seat is not None
+    events = engine.decide(done.state, seat, engine.Action("paso"))
+    heard.said.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        played = log.append(game, done.state, events, seat=seat)
+    assert [row.type for row in played.rows] == [event.TYPE for event in events] != []
+    assert not any(isinstance(event, ev.HandDealt) for event in events)
+    assert played.before == done.state and played.state == log.load_state(game)
+    assert [name for name, _ in heard.said] == ["recorded", "committed"]
