@@ -29,6 +29,9 @@ def nullable(schema: Schema) -> Schema:
     return wrapped
 
 
+_nullable = nullable  # ``component``'s flag of the same name hides the function in its body
+
+
 def component(name: str, *, many: bool = False, nullable: bool = False, **kwargs: Any) -> Any:
     """A field documented as the component ``name`` (a list of it with ``many``)."""
     schema = ref(name)
@@ -40,9 +43,6 @@ def component(name: str, *, many: bool = False, nullable: bool = False, **kwargs
     # so an annotation on the field object itself would be lost.
     documented = type(f"{name}Field", (serializers.JSONField,), {})
     return extend_schema_field(schema)(documented)(**kwargs)
-
-
-_nullable = nullable  # ``component``'s flag of the same name hides the function there
 
 
 def component_choice(name: str, choices: Any, **kwargs: Any) -> Any:
