@@ -154,3 +154,13 @@ def test_dockerignore_leaves_out_what_runs_locally() -> None:
     ignored = set((REPO / ".dockerignore").read_text().split())
 
     assert {".run", "control", ".venv", ".env", "db.sqlite3", ".git"} <= ignored
+
+
+def test_configuration_page_documents_every_variable_the_settings_read() -> None:
+    settings_source = (REPO / "truc_api" / "settings.py").read_text()
+    page = (REPO / "docs" / "configuration.md").read_text()
+
+    read = set(re.findall(r'env\.\w+\(\s*"([A-Z_]+)"', settings_source))
+    settings_part = page.split("## Run-time switches outside the settings")[0]
+    documented = set(re.findall(r"^\| `([A-Z_]+)`(?:, `([A-Z_]+)`)?", settings_part, re.MULTILINE))
+    assert read == {name for row in documented for name in row if name}

@@ -172,7 +172,7 @@ TIMEOUT_TASK_MAX_SECONDS = env.int("TIMEOUT_TASK_MAX_SECONDS", default=1800)
 TIMEOUT_SWEEP_SECONDS = env.float("TIMEOUT_SWEEP_SECONDS", default=10.0)
 # How long an action's answer is kept for a retry with the same Idempotency-Key: a client retries
 # within seconds or minutes; a day covers a phone left offline overnight. The beat purges older
-# records every hour (they were much of what the database grew per action: README.md).
+# records every hour (they were much of what the database grew per action).
 IDEMPOTENCY_HOURS = env.int("IDEMPOTENCY_HOURS", default=24)
 # A player waits at so many open games at most, and an open game waits so long for its players.
 OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)

@@ -146,7 +146,10 @@ def worker_commands(run_dir: Path) -> list[list[str]]:
 
 def stop(children: list[subprocess.Popen[bytes]]) -> None:
     """SIGTERM to each child, then SIGKILL to each one's group (a worker's beat, granian's
-    worker) for those still there after STOP_SECONDS."""
+    worker) for those still there after STOP_SECONDS. A second Ctrl-C meanwhile is ignored: it
+    would leave the children running."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for child in children:
         with contextlib.suppress(ProcessLookupError):
             child.terminate()
