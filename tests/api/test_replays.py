@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import engine, rating
+from games import engine, rated_results
 from games.models import Game
 from games.store.log import load_state
 from tests.factories import PlayerFactory
@@ -43,7 +43,7 @@ def test_replay_of_the_action_that_ended_a_rated_match_is_its_first_answer() -> 
     game_id = created.json()["id"]
     assert clients[1].post(f"/api/games/{game_id}/join", {}).status_code == 200
     played = _to_the_end(game_id, clients)
-    assert rating.rate_game(game_id)  # rated since: the game's view now shows the changes
+    assert rated_results.rate_game(game_id)  # rated since: the game's view now shows the changes
 
     for client, sent, first in (played[0], played[-1]):
         retry = client.post(
