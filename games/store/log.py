@@ -163,10 +163,10 @@ def _seat_rows() -> QuerySet[Seat]:
 @contextmanager
 def one_moment() -> Iterator[None]:
     """Reads inside see the database as of one moment: on PostgreSQL a REPEATABLE READ
-    transaction, whose snapshot is taken at its first statement. A game row and its log read by
-    two statements could otherwise come from either side of an action's commit. Inside another
-    transaction (its snapshot rules are the caller's), and on SQLite (whose transactions here
-    take the write lock at BEGIN), nothing is added."""
+    transaction, which sees what was committed before its first statement. A game row and its
+    log read by two statements could otherwise come from either side of an action's commit.
+    Inside another transaction (its isolation is the caller's), and on SQLite (whose
+    transactions here take the write lock at BEGIN), nothing is added."""
     if connection.in_atomic_block or not sql.postgresql():
         yield
         return
@@ -177,8 +177,8 @@ def one_moment() -> Iterator[None]:
 
 def load_state(game: Game) -> engine.State:
     """The state at ``game.version``: kept in memory from an earlier request of this process when
-    it can be, else folded from the last snapshot on (one statement for both), or from the first
-    event when there is none."""
+    it can be, else folded from the last hand snapshot on (one statement for both), or from the
+    first event when there is none."""
     return load_states([game])[0]
 
 

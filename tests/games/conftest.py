@@ -11,6 +11,7 @@ import pytest
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
+from games.store import sql
 from tests.factories import PlayerFactory
 
 
@@ -79,3 +80,12 @@ def play_out(game_id: str, clients: list[Client], rng: random.Random, limit: int
         response = clients[seat].act(game_id, action, views[seat]["version"])
         assert response.status_code == 201, response.json()
     raise AssertionError("the match did not end")
+
+
+@pytest.fixture(params=["sql", "orm"])
+def way(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The event store's written-out statements (PostgreSQL's), or the ORM's way, which SQLite
+    (``make run``'s default) takes: the same test on PostgreSQL through each."""
+    if request.param == "orm":
+        monkeypatch.setattr(sql, "postgresql", lambda: False)
+    return str(request.param)

@@ -27,9 +27,9 @@ def started(table: Callable[..., tuple[str, list[Client]]]) -> Game:
     return Game.objects.get(pk=game_id)
 
 
-def _raw(sql: str, params: list[Any]) -> None:
+def _raw(statement: str, params: list[Any]) -> None:
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(statement, params)
 
 
 TAMPERING: dict[str, Callable[[Game], Any]] = {
@@ -68,14 +68,6 @@ def test_event_log_refuses_a_second_event_with_the_same_seq(started: Game) -> No
 
 def _fold(payloads: list[dict[str, Any]]) -> engine.State:
     return engine.replay(map(engine.event_from_json, payloads))
-
-
-@pytest.fixture(params=["sql", "orm"])
-def way(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The store's statements (PostgreSQL's), or the ORM's way, which SQLite takes."""
-    if request.param == "orm":
-        monkeypatch.setattr(sql, "postgresql", lambda: False)
-    return str(request.param)
 
 
 @pytest.fixture(

@@ -102,7 +102,7 @@ def test_consecutive_timeouts_forfeit_the_match_for_that_side():
 
 
 @pytest.mark.django_db
-def test_a_seat_that_never_acted_aborts_the_game_unrated():
+def test_a_seat_that_never_acted_aborts_the_game_unrated(way: str) -> None:
     game = _overdue(_started("valenciano"), acted=False)
 
     assert timeouts.apply_timeout(game.pk, game.version) is True
@@ -152,7 +152,7 @@ def test_a_late_move_meets_the_timeout_first():
 
 
 @pytest.mark.django_db
-def test_sweep_applies_every_overdue_game_once():
+def test_sweep_applies_every_overdue_game_once(way: str) -> None:
     games = [_overdue(_started("valenciano")) for _ in range(3)]
     fresh = _started("valenciano")
 
