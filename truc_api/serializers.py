@@ -101,12 +101,12 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) ->
     return dict(serializer.validated_data)
 
 
+# An output serializer of a read model: a dict whose keys are its fields' names (a game's view, a
+# feed page: games/selectors.py). It makes the same body as DRF's own loop, which looks each
+# attribute up through a lookup for every kind of source (dotted paths, callables, model
+# instances); here a key is read as a key, and anything else goes through DRF's lookup. (A
+# comment, not a docstring: drf-spectacular would describe every subclass without one by it.)
 class ReadModelSerializer(serializers.Serializer[Any]):
-    """An output serializer of a read model: a dict whose keys are its fields' names (a game's
-    view, a feed page: games/selectors.py). It makes the same body as DRF's own loop, which
-    looks each attribute up through a lookup for every kind of source (dotted paths, callables,
-    model instances); here a key is read as a key, and anything else goes through DRF's lookup."""
-
     def to_representation(self, instance: Any) -> Any:
         if not isinstance(instance, dict):
             return super().to_representation(instance)
