@@ -21,6 +21,7 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from truc_api.problems import (
     NO_RESOURCE,
@@ -98,6 +99,37 @@ def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) ->
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+# An output serializer of a read model: a dict whose keys are its fields' names (a game's view, a
+# feed page: games/selectors.py). It makes the same body as DRF's own loop, which looks each
+# attribute up through a lookup for every kind of source (dotted paths, callables, model
+# instances); here a key is read as a key, and anything else goes through DRF's lookup. (A
+# comment, not a docstring: drf-spectacular would describe every subclass without one by it.)
+class ReadModelSerializer(serializers.Serializer[Any]):
+    def to_representation(self, instance: Any) -> Any:
+        if not isinstance(instance, dict):
+            return super().to_representation(instance)
+        body: dict[str, Any] = {}
+        for name, key, field in self._plan:
+            if key is not None and key in instance:
+                value = instance[key]
+            else:
+                try:
+                    value = field.get_attribute(instance)
+                except SkipField:
+                    continue
+            body[name] = None if value is None else field.to_representation(value)
+        return body
+
+    @functools.cached_property
+    def _plan(self) -> tuple[tuple[str, str | None, serializers.Field[Any, Any, Any, Any]], ...]:
+        """Each readable field by name, with the key it reads when its source is one plain key."""
+        return tuple(
+            (name, field.source_attrs[0] if len(field.source_attrs) == 1 else None, field)
+            for name, field in self.fields.items()
+            if not field.write_only
+        )
 
 
 def output(

@@ -17,7 +17,7 @@ from players.models import RatingFamily, RatingSize
 from truc_api.components import component, component_choice, ref
 from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.problems import field_error
-from truc_api.serializers import StrictSerializer
+from truc_api.serializers import ReadModelSerializer, StrictSerializer
 
 # --- input -------------------------------------------------------------------------------------
 # The engine checks what it owns: a game's rules (``resolve_rules``) and an action's type and card
@@ -124,12 +124,12 @@ class OpenGamesQuerySerializer(StrictSerializer):
 # --- output: the answers, made from the selectors' read models ----------------------------------
 
 
-class PlayerRefSerializer(serializers.Serializer[Any]):
+class PlayerRefSerializer(ReadModelSerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class TableSeatSerializer(serializers.Serializer[Any]):
+class TableSeatSerializer(ReadModelSerializer):
     """A seat of the table and who sits in it."""
 
     seat = component("Seat")
@@ -137,12 +137,12 @@ class TableSeatSerializer(serializers.Serializer[Any]):
     player = PlayerRefSerializer(allow_null=True, help_text="Null for a free seat.")
 
 
-class PlaySerializer(serializers.Serializer[Any]):
+class PlaySerializer(ReadModelSerializer):
     seat = component("Seat")
     card = component("CardCode")
 
 
-class PendingCallSerializer(serializers.Serializer[Any]):
+class PendingCallSerializer(ReadModelSerializer):
     ladder = component("Ladder")
     call = component("Call")
     caller = component("Seat", help_text="The seat that made the call.")
@@ -155,12 +155,12 @@ class PendingCallSerializer(serializers.Serializer[Any]):
     )
 
 
-class TrucoViewSerializer(serializers.Serializer[Any]):
+class TrucoViewSerializer(ReadModelSerializer):
     level = component("TrucoLevel", help_text="The accepted level: 1 (no call) to 5 (joc fora).")
     holder = component("Side", nullable=True, help_text="The side holding the quiero (may raise).")
 
 
-class EnvidoViewSerializer(serializers.Serializer[Any]):
+class EnvidoViewSerializer(ReadModelSerializer):
     calls = component("EnvidoCall", many=True, help_text="This hand's envido calls, in order.")
     winner = component("Side", nullable=True, help_text="The side that won an accepted envido.")
     value = serializers.IntegerField(allow_null=True, help_text="The winning value only.")
@@ -174,7 +174,7 @@ class EnvidoViewSerializer(serializers.Serializer[Any]):
     )
 
 
-class FlorViewSerializer(serializers.Serializer[Any]):
+class FlorViewSerializer(ReadModelSerializer):
     """The hand's flor (RULES.md §5.3): who sang, the contest, and how it was settled."""
 
     sung = component("Seat", many=True, help_text="The seats that sang flor, in order.")
@@ -193,7 +193,7 @@ class FlorViewSerializer(serializers.Serializer[Any]):
     )
 
 
-class HandViewSerializer(serializers.Serializer[Any]):
+class HandViewSerializer(ReadModelSerializer):
     number = serializers.IntegerField(min_value=1)
     dealer = component("Seat")
     mano = component("Seat", help_text="The seat after the dealer: it leads the first baza.")
@@ -237,7 +237,7 @@ class HandViewSerializer(serializers.Serializer[Any]):
     flor = FlorViewSerializer()
 
 
-class StateViewSerializer(serializers.Serializer[Any]):
+class StateViewSerializer(ReadModelSerializer):
     side = component("Side", nullable=True, help_text="The reader's side; null for a spectator.")
     scores = serializers.ListField(
         child=serializers.IntegerField(min_value=0), help_text="By side: this cama's scores."
@@ -255,7 +255,7 @@ class StateViewSerializer(serializers.Serializer[Any]):
     )
 
 
-class GameRatingChangeSerializer(serializers.Serializer[Any]):
+class GameRatingChangeSerializer(ReadModelSerializer):
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     seat = component("Seat", nullable=True)
@@ -266,7 +266,7 @@ class GameRatingChangeSerializer(serializers.Serializer[Any]):
     delta = serializers.IntegerField()
 
 
-class ClockSerializer(serializers.Serializer[Any]):
+class ClockSerializer(ReadModelSerializer):
     turn_seconds = serializers.IntegerField()
     forfeit_after = serializers.IntegerField()
 
@@ -274,7 +274,7 @@ class ClockSerializer(serializers.Serializer[Any]):
 _VERSION = "The number of events in the game's log: the last event's `seq` (0 before it starts)."
 
 
-class GameSerializer(serializers.Serializer[Any]):
+class GameSerializer(ReadModelSerializer):
     id = serializers.UUIDField()
     preset = component("Preset")
     players = component("Players")
@@ -299,7 +299,7 @@ class GameSerializer(serializers.Serializer[Any]):
     state = StateViewSerializer(allow_null=True, help_text="Null until the table is full.")
 
 
-class GameSummarySerializer(serializers.Serializer[Any]):
+class GameSummarySerializer(ReadModelSerializer):
     id = serializers.UUIDField()
     preset = component("Preset")
     players = component("Players")
@@ -317,7 +317,7 @@ class GameSummarySerializer(serializers.Serializer[Any]):
     awaiting = serializers.BooleanField(help_text="The game waits for the caller.")
 
 
-class FeedPageSerializer(serializers.Serializer[Any]):
+class FeedPageSerializer(ReadModelSerializer):
     events = component(
         "FeedItem", many=True, help_text="In order of `seq`, redacted for the reader."
     )
@@ -330,13 +330,13 @@ class FeedPageSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(min_value=0, help_text=_VERSION)
 
 
-class ActionResultSerializer(serializers.Serializer[Any]):
+class ActionResultSerializer(ReadModelSerializer):
     version = serializers.IntegerField(help_text=_VERSION)
     events = component("FeedItem", many=True, help_text="The events this action caused.")
     game = GameSerializer()
 
 
-class CamaRecordSerializer(serializers.Serializer[Any]):
+class CamaRecordSerializer(ReadModelSerializer):
     number = serializers.IntegerField(min_value=1)
     winner = component("Side", nullable=True, help_text="As in its `cama_ended` event.")
     scores = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
@@ -344,7 +344,7 @@ class CamaRecordSerializer(serializers.Serializer[Any]):
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
-class HandRecordSerializer(serializers.Serializer[Any]):
+class HandRecordSerializer(ReadModelSerializer):
     """A hand, in the words of its `hand_dealt` and `hand_ended` events."""
 
     number = serializers.IntegerField(min_value=1)
@@ -361,12 +361,12 @@ class HandRecordSerializer(serializers.Serializer[Any]):
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
-class HistorySerializer(serializers.Serializer[Any]):
+class HistorySerializer(ReadModelSerializer):
     camas = CamaRecordSerializer(many=True)
     hands = HandRecordSerializer(many=True)
 
 
-class ExportSerializer(serializers.Serializer[Any]):
+class ExportSerializer(ReadModelSerializer):
     game = GameSerializer()
     history = HistorySerializer()
     events = component("FeedItem", many=True)
@@ -375,19 +375,19 @@ class ExportSerializer(serializers.Serializer[Any]):
 # --- GET /api/rules ----------------------------------------------------------------------------
 
 
-class SuitInfoSerializer(serializers.Serializer[Any]):
+class SuitInfoSerializer(ReadModelSerializer):
     code = component("Suit")
     es = serializers.CharField(help_text="Its name in Spanish.")
     ca = serializers.CharField(help_text="Its name in Valencian.")
 
 
-class FigureSerializer(serializers.Serializer[Any]):
+class FigureSerializer(ReadModelSerializer):
     rank = serializers.IntegerField()
     es = serializers.CharField()
     ca = serializers.CharField()
 
 
-class CardInfoSerializer(serializers.Serializer[Any]):
+class CardInfoSerializer(ReadModelSerializer):
     code = component("CardCode")
     rank = serializers.IntegerField()
     suit = component("Suit")
@@ -397,7 +397,7 @@ class CardInfoSerializer(serializers.Serializer[Any]):
     envido_value = serializers.IntegerField(help_text="Face value 1-7, 0 for the figures.")
 
 
-class DeckInfoSerializer(serializers.Serializer[Any]):
+class DeckInfoSerializer(ReadModelSerializer):
     name = component("Deck")
     cards = CardInfoSerializer(many=True, help_text="Strongest first (truco order).")
 
@@ -409,7 +409,7 @@ class OptionValuesField(serializers.ListField):
     """A choice's values: strings, integers (``players``) or the two booleans."""
 
 
-class OptionInfoSerializer(serializers.Serializer[Any]):
+class OptionInfoSerializer(ReadModelSerializer):
     name = serializers.ChoiceField(contract.OPTION_NAMES, help_text="A key of `Rules`.")
     type = serializers.ChoiceField(("integer", "choice", "boolean"))
     minimum = serializers.IntegerField(allow_null=True)
@@ -417,7 +417,7 @@ class OptionInfoSerializer(serializers.Serializer[Any]):
     values = OptionValuesField(allow_null=True, help_text="A choice's values; null for integers.")
 
 
-class ActionInfoSerializer(serializers.Serializer[Any]):
+class ActionInfoSerializer(ReadModelSerializer):
     type = component("ActionType")
     aliases = component("ActionType", many=True, help_text="Valenciano names of it.")
     takes_card = serializers.BooleanField()
@@ -428,7 +428,7 @@ class ActionInfoSerializer(serializers.Serializer[Any]):
     )
 
 
-class RulesMetadataSerializer(serializers.Serializer[Any]):
+class RulesMetadataSerializer(ReadModelSerializer):
     presets = component("Rules", many=True)
     options = OptionInfoSerializer(many=True)
     suits = SuitInfoSerializer(many=True)
