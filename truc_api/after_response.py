@@ -3,9 +3,12 @@
 What follows a committed action outside the database (waking its streams, sending its tasks and
 webhooks to the broker) changes nothing in the response, yet ran before it: the client waited
 for it. ``defer(work)`` inside a request keeps ``work`` until Django sends ``request_finished``,
-which it does when the server closes the response, once the body is handed over (WSGI's
-``close()``; under ASGI, after the body is sent); outside a request (a Celery task, the sweep, a
-management command) it runs ``work`` at once, as before.
+which it does when the WSGI server closes the response (granian, which serves the REST API: on
+the request's own thread, once the body is handed to the client; the next request of the same
+keep-alive connection waits for it); outside a request (a Celery task, the sweep, a management
+command) it runs ``work`` at once, as before. Under ASGI (``make run``'s one process) Django
+sends ``request_started`` from a task of its own, whose context the request does not share: the
+work runs at once there, as before.
 
 The guarantee is today's: such work runs after the commit that caused it, in the process that
 made it, at most once; what must not be lost has a sweep behind it (the turn clock, the bots,
