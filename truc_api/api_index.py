@@ -1,5 +1,5 @@
 """``GET /api/``: where to start. The API's entry points, for a person who opens the root in a
-browser (the first link ``make run`` prints) and for a client that starts from the root."""
+browser (``make run`` prints its link) and for a client that starts from the root."""
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers

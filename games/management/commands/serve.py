@@ -41,7 +41,7 @@ from truc_api.celery import app
 #: than that on its own; one killed mid-task loses at most a bot's move or a timeout, which the
 #: sweeps send again (games/tasks.py: the deadlines and whose turn it is are in the database).
 STOP_SECONDS = 2.0
-#: Seconds the server has to answer its liveness probe before the links are printed anyway.
+#: Seconds the server has to answer its liveness probe; the links are printed only once it does.
 START_SECONDS = 60.0
 _PR_SET_PDEATHSIG = 1  # prctl(2)
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
@@ -56,8 +56,8 @@ LINKS = (
     ("Admin", "/admin/"),
 )
 #: Celery warns a worker started as root; the workers of this loopback development server run
-#: as whoever typed ``make run`` (a container's root, often). The deployed image runs as a user
-#: of its own (Dockerfile), where the warning would still show.
+#: as whoever typed ``make run`` (a container's root, often), and it cannot change that. The
+#: production workers are not started here: docker-compose.yml runs them as the image's own user.
 _ROOT_WARNING = "ignore:You're running the worker with superuser privileges"
 
 
@@ -89,6 +89,8 @@ class Command(BaseCommand):
             if _answers(f"{base}/api/health/live", server):
                 self.stdout.write(banner(base), ending="")
                 self.stdout.flush()
+            elif server.poll() is None:
+                self.stderr.write(f"{base}/api/health/live does not answer yet: see the log above.")
             server.wait()
         except (KeyboardInterrupt, Stop):
             pass
