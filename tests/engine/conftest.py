@@ -1,7 +1,7 @@
 """Hypothesis profiles for the engine's property tests.
 
 - ``default``: 50 random matches per preset and table size, 300 in all (``test_properties.py``
-  took about 90 s with 150 on a 2-core machine, 39 % of a loaded run: README.md, "Testing");
+  the largest share of a run: docs/testing.md);
 - ``thorough``: 2,000 per preset and table size, for a run on demand (``make test-thorough``);
 - ``features_default`` / ``features_thorough``: the same for the flor and six-player
   configurations of ``test_properties.py`` (100 or 2,000 matches each, of one cama to 12).

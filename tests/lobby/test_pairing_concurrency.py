@@ -7,7 +7,7 @@ blocks, partners share a side, expired seeks are never paired, and once the pass
 two waiting seekers of a 2-player pool could still have been paired.
 
 ``TRUC_LOBBY_SEEKERS`` sets how many seekers arrive: 40 in the default run (the machine's load
-makes 200 take a minute), 200 for the proof the issue asks for (README, testing).
+makes 200 take a minute), 200 for the proof the issue asks for (docs/testing.md).
 """
 
 from __future__ import annotations

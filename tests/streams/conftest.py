@@ -28,7 +28,7 @@ REDIS_URL = os.environ.get("STREAMS_REDIS_URL", "redis://127.0.0.1:6379/11")
 PREFIX = f"{os.environ.get('STREAMS_CHANNEL_PREFIX', 'test')}-{uuid.uuid4().hex[:12]}"
 ORIGIN = "http://app.example.test"
 PER_PLAYER = 4
-#: The longer tests run with TRUC_STREAM_PROFILE=thorough (README, testing): the default run keeps
+#: The longer tests run with TRUC_STREAM_PROFILE=thorough (docs/testing.md): the default run keeps
 #: one test of each promise.
 thorough = pytest.mark.skipif(
     os.environ.get("TRUC_STREAM_PROFILE") != "thorough",
