@@ -1,5 +1,5 @@
 """Every route under /api/games/: the games (games/api/views.py), a game's streams
-(streams/views.py), its rematch and chat (lobby/api/views.py).
+(streams/views.py), its rematch and chat (lobby/api/table.py).
 
 The games' own routes come first: the requests every client makes all the time are theirs, and
 the resolver tries the patterns in order.
@@ -8,7 +8,7 @@ the resolver tries the patterns in order.
 from django.urls import path
 
 from games.api import views as games
-from lobby.api import views as lobby
+from lobby.api import table as lobby
 from streams import views as streams
 
 urlpatterns = [

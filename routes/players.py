@@ -1,11 +1,11 @@
 """Every route under /api/players/: a player's profile, which shows his record at the tables
 (games/api/profiles.py), his account's blocks, ratings and deletion (players/api/views.py), and
-his data export, which holds his challenges and chat too (lobby/api/views.py)."""
+his data export, which holds his challenges and chat too (lobby/api/table.py)."""
 
 from django.urls import path
 
 from games.api import profiles
-from lobby.api import views as lobby
+from lobby.api import table as lobby
 from players.api import views as players
 
 urlpatterns = [

@@ -1,28 +1,36 @@
-"""The lobby's API: thin views that read input, call a service, and answer with a serializer."""
+"""The lobby's API for seeks and challenges: thin views that read input, call a service, and
+answer with a serializer."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import errors as game_errors
-from lobby import challenges, chat, export, rematch, seeks
+from lobby import challenges, seeks
 from lobby import errors as lobby_errors
+from lobby.api.examples import (
+    BAD_OPTION,
+    CHALLENGE_CLOSED,
+    CHALLENGE_EXAMPLE,
+    CHALLENGE_EXPIRED,
+    CHALLENGE_ID,
+    CHALLENGE_NOT_FOUND,
+    NOT_CHALLENGED,
+    SEEK_EXAMPLE,
+    SEEK_ID,
+    SEEK_NOT_FOUND,
+    TOKEN,
+    error_responses,
+    request_example,
+    response_example,
+)
 from lobby.api.serializers import (
     ChallengeCreateSerializer,
     ChallengeSerializer,
-    ChatLineCreateSerializer,
-    ChatLineSerializer,
-    ChatQuerySerializer,
-    DataExportSerializer,
     DeclineSerializer,
-    RematchSerializer,
     SeekCreateSerializer,
     SeekSerializer,
 )
@@ -30,108 +38,15 @@ from lobby.lookups import by_id
 from lobby.models import Challenge, Seek
 from players.api.requests import player_of
 from truc_api.serializers import (
-    NOT_AN_ID,
-    NOT_AUTHENTICATED,
     RETRY_AFTER,
-    THROTTLED,
     UNKNOWN_FIELD,
     UUID_PATTERN,
     answer,
     error_example,
-    invalid_request_example,
     location,
     output,
-    problem_responses,
     validated,
 )
-
-_SEEK_ID = OpenApiParameter(
-    "seek_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The seek's id."
-)
-_CHALLENGE_ID = OpenApiParameter(
-    "challenge_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The challenge's id."
-)
-_GAME_ID = OpenApiParameter(
-    "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
-)
-_TOKEN = OpenApiParameter("token", str, OpenApiParameter.PATH, description="The link's token.")
-_GAME = "8d6b2c1e-5f0a-4a43-9c7e-2b1f9e3d4a55"
-_SEEK = "2f4e1c9a-7b3d-4e8f-a1c2-9d0e5b6f7a81"
-_CHALLENGE = "c1a2b3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"
-_AT = "2026-05-01T20:30:00Z"
-_LATER = "2026-05-01T21:00:00Z"
-
-
-def _errors(*examples: OpenApiExample) -> dict[Any, Any]:
-    return problem_responses(*examples, NOT_AUTHENTICATED, THROTTLED)
-
-
-def _response(name: str, value: dict[str, Any], status_code: int = 200) -> OpenApiExample:
-    return OpenApiExample(name, value=value, response_only=True, status_codes=[status_code])
-
-
-def _request(name: str, value: dict[str, Any]) -> OpenApiExample:
-    return OpenApiExample(name, value=value, request_only=True)
-
-
-_SEEK_EXAMPLE = {
-    "id": _SEEK,
-    "status": "matched",
-    "player_id": 7,
-    "partner_id": None,
-    "preset": "valenciano",
-    "players": 2,
-    "options": {},
-    "turn_seconds": 60,
-    "rated": True,
-    "rating": 1512,
-    "rating_min": None,
-    "rating_max": None,
-    "bot_after": None,
-    "created_at": _AT,
-    "expires_at": _LATER,
-    "ended_at": _AT,
-    "game_id": _GAME,
-}
-_CHALLENGE_EXAMPLE = {
-    "id": _CHALLENGE,
-    "status": "pending",
-    "challenger_id": 7,
-    "preset": "argentino",
-    "players": 2,
-    "options": {},
-    "turn_seconds": 86400,
-    "rated": False,
-    "visibility": "public",
-    "seats": [
-        {"number": 0, "player_id": 7, "accepted": True},
-        {"number": 1, "player_id": 9, "accepted": False},
-    ],
-    "link_token": None,
-    "decline_reason": "",
-    "created_at": _AT,
-    "expires_at": "2026-05-02T20:30:00Z",
-    "ended_at": None,
-    "game_id": None,
-}
-_REMATCH_EXAMPLE = {
-    "game_id": _GAME,
-    "status": "offered",
-    "offered_by": 7,
-    "accepted_by": [7],
-    "next_game_id": None,
-    "previous_game_id": None,
-}
-_BAD_OPTION = invalid_request_example(
-    "Unknown preset", "preset", "invalid_choice", '"bisca" is not a valid choice.'
-)
-_SEEK_NOT_FOUND = error_example("No such seek", lobby_errors.SeekNotFound)
-_CHALLENGE_NOT_FOUND = error_example("No such challenge", lobby_errors.ChallengeNotFound)
-_CHALLENGE_CLOSED = error_example("Challenge closed", lobby_errors.ChallengeClosed)
-_CHALLENGE_EXPIRED = error_example("Challenge expired", lobby_errors.ChallengeExpired)
-_NOT_CHALLENGED = error_example("Not challenged", lobby_errors.NotChallenged)
-_GAME_NOT_FOUND = error_example("No such game", game_errors.GameNotFound)
-_NOT_SEATED = error_example("Not seated", game_errors.NotSeated)
 
 
 def _seek_out(seek: Seek, http_status: int = 200) -> Response:
@@ -153,7 +68,7 @@ class SeeksView(APIView):
         operation_id="seeks_list",
         tags=["lobby"],
         summary="Your seeks, newest first",
-        responses={200: SeekSerializer(many=True), **_errors()},
+        responses={200: SeekSerializer(many=True), **error_responses()},
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
@@ -177,8 +92,8 @@ class SeeksView(APIView):
         request=SeekCreateSerializer,
         responses={
             201: SeekSerializer,
-            **_errors(
-                _BAD_OPTION,
+            **error_responses(
+                BAD_OPTION,
                 UNKNOWN_FIELD,
                 answer(
                     "Bots for a rated seek",
@@ -194,19 +109,19 @@ class SeeksView(APIView):
         },
         parameters=[RETRY_AFTER, location(f"/api/seeks/{UUID_PATTERN}", "the seek")],
         examples=[
-            _request(
+            request_example(
                 "Rated valenciano, one minute a turn",
                 {"preset": "valenciano", "players": 2, "turn_seconds": 60, "rated": True},
             ),
-            _request(
+            request_example(
                 "Pairs, with a partner",
                 {"preset": "argentino", "players": 4, "partner_id": 12, "turn_seconds": 3600},
             ),
-            _request(
+            request_example(
                 "Casual, bots after 30 s",
                 {"preset": "valenciano", "rated": False, "bot_after": 30, "bot_level": "strong"},
             ),
-            _response("Matched at once", _SEEK_EXAMPLE, 201),
+            response_example("Matched at once", SEEK_EXAMPLE, 201),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -220,9 +135,9 @@ class SeekDetailView(APIView):
         operation_id="seeks_read",
         tags=["lobby"],
         summary="One of your seeks",
-        responses={200: SeekSerializer, **_errors(_SEEK_NOT_FOUND)},
-        parameters=[_SEEK_ID, RETRY_AFTER],
-        examples=[_response("Matched", _SEEK_EXAMPLE)],
+        responses={200: SeekSerializer, **error_responses(SEEK_NOT_FOUND)},
+        parameters=[SEEK_ID, RETRY_AFTER],
+        examples=[response_example("Matched", SEEK_EXAMPLE)],
     )
     def get(self, request: Request, seek_id: str) -> Response:
         seek = by_id(Seek.objects.all(), seek_id)
@@ -236,9 +151,11 @@ class SeekDetailView(APIView):
         summary="Cancel a seek that still waits",
         responses={
             200: SeekSerializer,
-            **_errors(_SEEK_NOT_FOUND, error_example("Seek closed", lobby_errors.SeekClosed)),
+            **error_responses(
+                SEEK_NOT_FOUND, error_example("Seek closed", lobby_errors.SeekClosed)
+            ),
         },
-        parameters=[_SEEK_ID, RETRY_AFTER],
+        parameters=[SEEK_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, seek_id: str) -> Response:
         return _seek_out(seeks.cancel_seek(player_of(request), seek_id))
@@ -252,13 +169,13 @@ class SeekJoinView(APIView):
         request=None,
         responses={
             200: SeekSerializer,
-            **_errors(
-                _SEEK_NOT_FOUND,
+            **error_responses(
+                SEEK_NOT_FOUND,
                 error_example("Seek closed", lobby_errors.SeekClosed),
                 error_example("Already seeking", lobby_errors.AlreadySeeking),
             ),
         },
-        parameters=[_SEEK_ID, RETRY_AFTER],
+        parameters=[SEEK_ID, RETRY_AFTER],
     )
     def post(self, request: Request, seek_id: str) -> Response:
         return _seek_out(seeks.confirm_partner(player_of(request), seek_id))
@@ -277,7 +194,7 @@ class ChallengesView(APIView):
         operation_id="challenges_list",
         tags=["lobby"],
         summary="Your challenges, sent and received, newest first",
-        responses={200: ChallengeSerializer(many=True), **_errors()},
+        responses={200: ChallengeSerializer(many=True), **error_responses()},
         parameters=[RETRY_AFTER],
     )
     def get(self, request: Request) -> Response:
@@ -298,8 +215,8 @@ class ChallengesView(APIView):
         request=ChallengeCreateSerializer,
         responses={
             201: ChallengeSerializer,
-            **_errors(
-                _BAD_OPTION,
+            **error_responses(
+                BAD_OPTION,
                 UNKNOWN_FIELD,
                 answer(
                     "No such player",
@@ -311,16 +228,16 @@ class ChallengesView(APIView):
         },
         parameters=[RETRY_AFTER, location(f"/api/challenges/{UUID_PATTERN}", "the challenge")],
         examples=[
-            _request(
+            request_example(
                 "One against one",
                 {"preset": "argentino", "opponents": [9], "rated": False},
             ),
-            _request(
+            request_example(
                 "Pairs: a partner, one opponent, one open seat",
                 {"preset": "valenciano", "players": 4, "partner_id": 12, "opponents": [9]},
             ),
-            _request("A private link", {"preset": "valenciano", "visibility": "private"}),
-            _response("Sent", _CHALLENGE_EXAMPLE, 201),
+            request_example("A private link", {"preset": "valenciano", "visibility": "private"}),
+            response_example("Sent", CHALLENGE_EXAMPLE, 201),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -336,9 +253,9 @@ class ChallengeDetailView(APIView):
         operation_id="challenges_read",
         tags=["lobby"],
         summary="A challenge you sit in",
-        responses={200: ChallengeSerializer, **_errors(_CHALLENGE_NOT_FOUND)},
-        parameters=[_CHALLENGE_ID, RETRY_AFTER],
-        examples=[_response("Pending", _CHALLENGE_EXAMPLE)],
+        responses={200: ChallengeSerializer, **error_responses(CHALLENGE_NOT_FOUND)},
+        parameters=[CHALLENGE_ID, RETRY_AFTER],
+        examples=[response_example("Pending", CHALLENGE_EXAMPLE)],
     )
     def get(self, request: Request, challenge_id: str) -> Response:
         return _challenge_out(
@@ -346,7 +263,7 @@ class ChallengeDetailView(APIView):
         )
 
 
-_ANSWER_ERRORS = (_CHALLENGE_NOT_FOUND, _CHALLENGE_CLOSED, _CHALLENGE_EXPIRED, _NOT_CHALLENGED)
+_ANSWER_ERRORS = (CHALLENGE_NOT_FOUND, CHALLENGE_CLOSED, CHALLENGE_EXPIRED, NOT_CHALLENGED)
 
 
 class ChallengeAcceptView(APIView):
@@ -355,8 +272,8 @@ class ChallengeAcceptView(APIView):
         tags=["lobby"],
         summary="Accept your seat; the last acceptance starts the game",
         request=None,
-        responses={200: ChallengeSerializer, **_errors(*_ANSWER_ERRORS)},
-        parameters=[_CHALLENGE_ID, RETRY_AFTER],
+        responses={200: ChallengeSerializer, **error_responses(*_ANSWER_ERRORS)},
+        parameters=[CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         return _challenge_out(request, challenges.accept(player_of(request), challenge_id))
@@ -367,8 +284,8 @@ class ChallengeLinkView(APIView):
         operation_id="challenges_link_read",
         tags=["lobby"],
         summary="The challenge behind a private link",
-        responses={200: ChallengeSerializer, **_errors(_CHALLENGE_NOT_FOUND)},
-        parameters=[_TOKEN, RETRY_AFTER],
+        responses={200: ChallengeSerializer, **error_responses(CHALLENGE_NOT_FOUND)},
+        parameters=[TOKEN, RETRY_AFTER],
     )
     def get(self, request: Request, token: str) -> Response:
         return _challenge_out(request, challenges.by_link(token))
@@ -382,9 +299,11 @@ class ChallengeLinkAcceptView(APIView):
         request=None,
         responses={
             200: ChallengeSerializer,
-            **_errors(*_ANSWER_ERRORS, error_example("Refused", lobby_errors.ChallengeRefused)),
+            **error_responses(
+                *_ANSWER_ERRORS, error_example("Refused", lobby_errors.ChallengeRefused)
+            ),
         },
-        parameters=[_TOKEN, RETRY_AFTER],
+        parameters=[TOKEN, RETRY_AFTER],
     )
     def post(self, request: Request, token: str) -> Response:
         challenge = challenges.by_link(token)
@@ -399,9 +318,9 @@ class ChallengeDeclineView(APIView):
         tags=["lobby"],
         summary="Decline a challenge, with a reason code",
         request=DeclineSerializer,
-        responses={200: ChallengeSerializer, **_errors(UNKNOWN_FIELD, *_ANSWER_ERRORS)},
-        parameters=[_CHALLENGE_ID, RETRY_AFTER],
-        examples=[_request("Too fast", {"reason": "too_fast"})],
+        responses={200: ChallengeSerializer, **error_responses(UNKNOWN_FIELD, *_ANSWER_ERRORS)},
+        parameters=[CHALLENGE_ID, RETRY_AFTER],
+        examples=[request_example("Too fast", {"reason": "too_fast"})],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         data = validated(DeclineSerializer, request.data)
@@ -414,208 +333,8 @@ class ChallengeCancelView(APIView):
         tags=["lobby"],
         summary="Withdraw a challenge you sent",
         request=None,
-        responses={200: ChallengeSerializer, **_errors(*_ANSWER_ERRORS)},
-        parameters=[_CHALLENGE_ID, RETRY_AFTER],
+        responses={200: ChallengeSerializer, **error_responses(*_ANSWER_ERRORS)},
+        parameters=[CHALLENGE_ID, RETRY_AFTER],
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         return _challenge_out(request, challenges.cancel(player_of(request), challenge_id))
-
-
-# --- rematch -------------------------------------------------------------------------------------
-
-_REMATCH_ERRORS = (
-    _GAME_NOT_FOUND,
-    _NOT_SEATED,
-    error_example("Game not over", game_errors.GameNotOver),
-    error_example("Rematch closed", lobby_errors.RematchClosed),
-    error_example("Aborted game", lobby_errors.NoRematch),
-)
-
-
-class RematchView(APIView):
-    @extend_schema(
-        operation_id="games_rematch_read",
-        tags=["lobby"],
-        summary="The rematch of a game, and the game it is the rematch of",
-        responses={200: RematchSerializer, **_errors(_GAME_NOT_FOUND)},
-        parameters=[_GAME_ID, RETRY_AFTER],
-        examples=[_response("Offered", _REMATCH_EXAMPLE)],
-    )
-    def get(self, request: Request, game_id: str) -> Response:
-        return Response(output(RematchSerializer, rematch.rematch_of(game_id, player_of(request))))
-
-    @extend_schema(
-        operation_id="games_rematch",
-        tags=["lobby"],
-        summary="Offer a rematch, or accept the one offered",
-        description=(
-            "The same table and settings, everyone one seat back so that the first dealer moves "
-            "one seat on. When every seated person has asked, the new game starts and the two "
-            "games link to each other (`next_game_id`, `previous_game_id`)."
-        ),
-        request=None,
-        responses={200: RematchSerializer, **_errors(*_REMATCH_ERRORS)},
-        parameters=[_GAME_ID, RETRY_AFTER],
-        examples=[_response("Offered", _REMATCH_EXAMPLE)],
-    )
-    def post(self, request: Request, game_id: str) -> Response:
-        return Response(
-            output(RematchSerializer, rematch.want_rematch(player_of(request), game_id))
-        )
-
-
-class RematchDeclineView(APIView):
-    @extend_schema(
-        operation_id="games_rematch_decline",
-        tags=["lobby"],
-        summary="Decline the rematch offered",
-        request=None,
-        responses={
-            200: RematchSerializer,
-            **_errors(*_REMATCH_ERRORS, error_example("No offer", lobby_errors.NoRematchOffer)),
-        },
-        parameters=[_GAME_ID, RETRY_AFTER],
-    )
-    def post(self, request: Request, game_id: str) -> Response:
-        return Response(
-            output(RematchSerializer, rematch.decline_rematch(player_of(request), game_id))
-        )
-
-
-# --- chat ----------------------------------------------------------------------------------------
-
-_LINE = {
-    "id": 41,
-    "room": "players",
-    "author": {"id": 7, "name": "Pep"},
-    "text": "Bona sort!",
-    "at": _AT,
-}
-
-
-class ChatView(APIView):
-    @extend_schema(
-        operation_id="games_chat_list",
-        tags=["lobby"],
-        summary="A room's chat lines at a game",
-        description=(
-            "The players' room is for the seated players, the spectators' room for everyone "
-            "else; once the match is over anyone who may see the game reads both. Lines from a "
-            "player you block are not shown to you, nor lines staff hid."
-        ),
-        responses={
-            200: ChatLineSerializer(many=True),
-            **_errors(
-                _GAME_NOT_FOUND,
-                error_example("Room closed", lobby_errors.RoomClosed),
-                invalid_request_example(
-                    "Unknown room", "room", "invalid_choice", '"kitchen" is not a valid choice.'
-                ),
-            ),
-        },
-        parameters=[_GAME_ID, ChatQuerySerializer, RETRY_AFTER],
-        examples=[_response("Lines", _LINE)],  # one line: drf-spectacular makes it a list
-    )
-    def get(self, request: Request, game_id: str) -> Response:
-        query = validated(ChatQuerySerializer, request.query_params.dict())
-        found = chat.lines(player_of(request), game_id, query["room"], query["after"])
-        return Response(output(ChatLineSerializer, found, many=True))
-
-    @extend_schema(
-        operation_id="games_chat_say",
-        tags=["lobby"],
-        summary="Say a line at the table",
-        request=ChatLineCreateSerializer,
-        responses={
-            201: ChatLineSerializer,
-            **_errors(
-                invalid_request_example(
-                    "Message too long",
-                    "text",
-                    "max_length",
-                    "Ensure this field has no more than 280 characters.",
-                ),
-                UNKNOWN_FIELD,
-                _GAME_NOT_FOUND,
-                _NOT_SEATED,
-                error_example("Room closed", lobby_errors.RoomClosed),
-                error_example("Game over", game_errors.GameOver),
-                error_example(
-                    "Too many messages",
-                    lobby_errors.TooManyMessages,
-                    detail="Wait 4 s before your next line.",
-                ),
-            ),
-        },
-        parameters=[
-            _GAME_ID,
-            RETRY_AFTER,
-            location(f"/api/games/{UUID_PATTERN}/chat/[1-9][0-9]*", "the line"),
-        ],
-        examples=[
-            _request("To the table", {"room": "players", "text": "Bona sort!"}),
-            _response("Said", _LINE, 201),
-        ],
-    )
-    def post(self, request: Request, game_id: str) -> Response:
-        data = validated(ChatLineCreateSerializer, request.data)
-        line = chat.say(player_of(request), game_id, data["room"], data["text"])
-        where = {"Location": f"/api/games/{line.game_id}/chat/{line.pk}"}
-        return Response(
-            output(ChatLineSerializer, line), status=status.HTTP_201_CREATED, headers=where
-        )
-
-
-class ChatLineView(APIView):
-    @extend_schema(
-        operation_id="games_chat_line",
-        tags=["lobby"],
-        summary="One chat line at a game",
-        description=(
-            "A line you may read, as the room's list gives it: a line of a room closed to you,"
-            " hidden by staff or said by a player you block is not found."
-        ),
-        responses={
-            200: ChatLineSerializer,
-            **_errors(
-                _GAME_NOT_FOUND,
-                error_example("No such line", lobby_errors.LineNotFound),
-                NOT_AN_ID,
-            ),
-        },
-        parameters=[
-            _GAME_ID,
-            OpenApiParameter(
-                "line_id",
-                {"type": "integer", "minimum": 1},
-                OpenApiParameter.PATH,
-                description="The line's id (`id` in its 201, and in the room's list).",
-            ),
-            RETRY_AFTER,
-        ],
-        examples=[_response("Line", _LINE)],
-    )
-    def get(self, request: Request, game_id: str, line_id: int) -> Response:
-        return Response(output(ChatLineSerializer, chat.line(player_of(request), game_id, line_id)))
-
-
-# --- the data export -----------------------------------------------------------------------------
-
-
-class ExportView(APIView):
-    @extend_schema(
-        operation_id="players_me_export",
-        tags=["players"],
-        summary="Export your data (JSON)",
-        description=(
-            "Your profile, ratings and their history, per-pool statistics, every game as your "
-            "seat sees it (with its events), the chat lines you may read, your seeks, challenges, "
-            "blocks and webhook subscriptions (without their secrets)."
-        ),
-        responses={200: DataExportSerializer, **_errors()},
-        parameters=[RETRY_AFTER],
-    )
-    def get(self, request: Request) -> Response:
-        player = player_of(request)
-        mine = export.export_for(player)
-        return Response(output(DataExportSerializer, mine, context={"viewer": player}))
