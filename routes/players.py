@@ -6,6 +6,7 @@ from django.urls import path
 
 from games.api import profiles
 from lobby.api import table as lobby
+from players.api import ratings
 from players.api import views as players
 
 urlpatterns = [
@@ -20,7 +21,7 @@ urlpatterns = [
     ),
     path(
         "players/<int:player_id>/ratings",
-        players.PlayerRatingsView.as_view(),
+        ratings.PlayerRatingsView.as_view(),
         name="players-ratings",
     ),
     path("players/me/export", lobby.ExportView.as_view(), name="players-me-export"),

@@ -3,7 +3,7 @@ under /api/players/ are in routes/players.py, with the profile and the data expo
 
 from django.urls import path
 
-from players.api import views
+from players.api import ratings, views
 
 urlpatterns = [
     path("auth/register", views.RegisterView.as_view(), name="auth-register"),
@@ -13,7 +13,7 @@ urlpatterns = [
     path("auth/password", views.PasswordView.as_view(), name="auth-password"),
     path(
         "leaderboards/<str:family>/<str:size>",
-        views.LeaderboardView.as_view(),
+        ratings.LeaderboardView.as_view(),
         name="leaderboards-read",
     ),
 ]
