@@ -8,8 +8,8 @@ from hypothesis import settings as hypothesis_settings
 
 pytest_plugins = ["tests.celery_fixtures"]
 
-# These shared 2-core machines drift in speed by a third within minutes: a per-example deadline there
-# only adds flaky failures. A test that needs one still sets it with @settings(deadline=...).
+# These shared 2-core machines drift in speed by a third within minutes: a per-example deadline
+# there only adds flaky failures. A test that needs one still sets it with @settings(deadline=...).
 hypothesis_settings.register_profile("truc", deadline=None)
 hypothesis_settings.load_profile("truc")
 

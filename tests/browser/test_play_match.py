@@ -26,7 +26,7 @@ from tests.browser.pages import (
     wait_for,
 )
 
-#: TRUC_SCREENSHOTS=DIR saves the table at desktop and phone sizes there (docs/testing.md, the browser tests).
+#: TRUC_SCREENSHOTS=DIR saves the table at desktop and phone sizes there (docs/testing.md).
 SCREENSHOTS = os.environ.get("TRUC_SCREENSHOTS")
 #: The default run plays quick matches (one cama to 6); TRUC_BROWSER_PROFILE=full plays the
 #: presets' own length (minutes each: valenciano is two camas to 24).
