@@ -31,8 +31,12 @@ logger = structlog.get_logger(__name__)
 
 def connect() -> None:
     game_signals.events_recorded.connect(on_events_recorded, sender=Game, dispatch_uid="streams")
+    # The wake changes nothing in the answer: it is sent once the answer is.
     game_signals.events_committed.connect(
-        on_events_committed, sender=Game, dispatch_uid="streams.wake"
+        after_response.deferred(on_events_committed),
+        sender=Game,
+        dispatch_uid="streams.wake",
+        weak=False,
     )
     post_save.connect(on_seat_taken, sender=Seat, dispatch_uid="streams.seat_taken")
     post_delete.connect(on_seat_left, sender=Seat, dispatch_uid="streams.seat_left")
@@ -74,13 +78,8 @@ def on_events_committed(
     saved: int = 1,
     **_: Any,
 ) -> None:
-    """Wake the game's streams and its players' (their turns may have moved), once the answer
-    is sent (``after_response``: it changes nothing in it)."""
-    after_response.defer(lambda: wake(game, rows, state, saved))
-
-
-def wake(game: Game, rows: Sequence[GameEvent], state: engine.State, saved: int) -> None:
-    """Publish the game's topic and its players'. The game's carries what its streams would read
+    """Wake the game's streams and its players' (their turns may have moved): publish the game's
+    topic and its players'. The game's carries what its streams would read
     (``game_stream.offer``: made here, once, from what this process has in hand) only when a
     streams process follows the game (``bus.followed``): nobody else would read it. A sweep's
     games (``saved`` > 1: the turn clock's timeouts) go without: their streams read, and the
