@@ -60,6 +60,10 @@ class Subscription(models.Model):
     secret = models.CharField(max_length=100)
     description = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The breaker (notifications/breaker.py): attempts failed in a row, and while it is open,
+    # until when no attempt is made (its deliveries wait, their attempts not counted).
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    paused_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at"]
@@ -75,6 +79,7 @@ class Delivery(models.Model):
         PENDING = "pending", "waiting to be sent, or to be retried"
         DELIVERED = "delivered", "answered 2xx"
         FAILED = "failed", "every attempt failed"
+        EXPIRED = "expired", "not sent: it was stale before it could go (a deadline passed)"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     subscription = models.ForeignKey(
@@ -94,6 +99,13 @@ class Delivery(models.Model):
     status = models.CharField(max_length=9, choices=Status.choices, default=Status.PENDING)
     attempt_count = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True, default=timezone.now)
+    # An attempt in flight until then (counted against its subscription's concurrency limit).
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    # Held back by its subscription's concurrency limit or breaker rather than by its retry
+    # schedule: sent as soon as a slot frees or the breaker closes (notifications/sending.py).
+    held_back = models.BooleanField(default=False)
+    # Never sent from then on: a deadline_near after its deadline would say what is no longer so.
+    expires_at = models.DateTimeField(null=True, blank=True)
     replay_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="replays"
     )
@@ -117,6 +129,11 @@ class Delivery(models.Model):
                 name="delivery_pending_due",
             ),
             models.Index(fields=["subscription", "-created_at"]),
+            models.Index(
+                fields=["subscription", "claimed_until"],
+                condition=Q(status="pending"),
+                name="delivery_pending_by_owner",
+            ),
         ]
 
     def __str__(self) -> str:

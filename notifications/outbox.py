@@ -124,6 +124,8 @@ def _deliveries(
             game=game,
             version=game.version,
             payload=payload(kind, game, seat, state, rows),
+            # "The deadline is near" is false once it has passed: never sent after it.
+            expires_at=game.deadline if kind == Kind.DEADLINE_NEAR else None,
         )
         for subscription, seat, kind in notices
     ]
@@ -134,4 +136,4 @@ def _send(deliveries: list[Delivery]) -> None:
     (``sending.send_all_after_commit``)."""
     Delivery.objects.bulk_create(deliveries)
     if deliveries:
-        sending.send_all_after_commit([delivery.pk for delivery in deliveries])
+        sending.send_all_after_commit((d.pk, d.subscription_id) for d in deliveries)

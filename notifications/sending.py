@@ -21,7 +21,7 @@ import ssl
 import threading
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -30,9 +30,10 @@ import structlog
 from celery import signature
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from notifications import signing
+from notifications import breaker, signing
 from notifications.addresses import AddressRefused, Target, target
 from notifications.models import Attempt, Delivery
 from truc_api import after_response
@@ -45,8 +46,8 @@ SEND_DELIVERY = "notifications.tasks.send_delivery"
 SEND_DELIVERIES = "notifications.tasks.send_deliveries"
 #: Deliveries one ``SEND_DELIVERIES`` message carries: a save that writes many (a sweep of
 #: timeouts after an outage, a chunk of 500 games) sends a message per batch rather than one per
-#: delivery, and a slow receiver holds up at most the rest of its batch (each attempt is bounded,
-#: ``_attempt_seconds``), while other workers take the other batches.
+#: delivery. A batch holds one subscription's deliveries only, so a slow receiver holds up its
+#: own and no one else's.
 DELIVERIES_A_TASK = 25
 
 
@@ -55,29 +56,28 @@ def routing() -> dict[str, Any]:
     return {"queue": settings.WEBHOOK_QUEUE} if settings.WEBHOOK_QUEUE else {}
 
 
-def send_after_commit(delivery_id: uuid.UUID | str, delay: float = 0) -> None:
+def send_after_commit(delivery_id: uuid.UUID | str) -> None:
     """Send after the outermost commit (at once outside a transaction) and, in a request, after
-    its answer (``after_response``); a delay beyond WEBHOOK_TASK_MAX_DELAY_SECONDS is left to
-    the sweep, since a Redis ETA past the visibility timeout is delivered again."""
-    if delay > settings.WEBHOOK_TASK_MAX_DELAY_SECONDS:
-        return
-    options = {"countdown": delay} if delay else {}
-    task = signature(SEND_DELIVERY, args=(str(delivery_id),), options={**options, **routing()})
+    its answer (``after_response``). Never with an ETA: retries are the sweep's (``send``)."""
+    task = signature(SEND_DELIVERY, args=(str(delivery_id),), options=routing())
     after_response.on_commit(task.apply_async)
 
 
-def send_all_after_commit(delivery_ids: Sequence[Any]) -> None:
-    """The first attempt at each of ``delivery_ids``, sent after the outermost commit (and the
-    answer): ``DELIVERIES_A_TASK`` to a message (one alone goes as ``send_after_commit`` sends
-    it)."""
-    ids = [str(delivery_id) for delivery_id in delivery_ids]
-    if len(ids) == 1:
-        send_after_commit(ids[0])
-        return
-    for start in range(0, len(ids), DELIVERIES_A_TASK):
-        batch = ids[start : start + DELIVERIES_A_TASK]
-        task = signature(SEND_DELIVERIES, args=(batch,), options=routing())
-        after_response.on_commit(task.apply_async)
+def send_all_after_commit(deliveries: Iterable[tuple[Any, Any]]) -> None:
+    """An attempt at each of ``deliveries`` (delivery id, subscription id), sent after the
+    outermost commit (and the answer): a message per subscription, ``DELIVERIES_A_TASK`` to a
+    message at most (one alone goes as ``send_after_commit`` sends it)."""
+    by_subscription: dict[str, list[str]] = {}
+    for delivery_id, subscription_id in deliveries:
+        by_subscription.setdefault(str(subscription_id), []).append(str(delivery_id))
+    for ids in by_subscription.values():
+        if len(ids) == 1:
+            send_after_commit(ids[0])
+            continue
+        for start in range(0, len(ids), DELIVERIES_A_TASK):
+            batch = ids[start : start + DELIVERIES_A_TASK]
+            task = signature(SEND_DELIVERIES, args=(batch,), options=routing())
+            after_response.on_commit(task.apply_async)
 
 
 def send_each(delivery_ids: Sequence[str]) -> int:
@@ -99,15 +99,19 @@ class Outcome:
 
 
 def send(delivery_id: str) -> str | None:
-    """One attempt at ``delivery_id`` if it is pending and due; its new status, or None.
+    """One attempt at ``delivery_id`` if it is pending, due, not held elsewhere and not held back
+    by its subscription's limit or breaker (notifications/breaker.py); its new status, or None.
 
     Three steps, and no transaction nor row lock is held while the receiver is called: claim the
     attempt (its next attempt moves past the request's longest time, so no other worker takes
     it), POST, then record the outcome, unless the delivery has gone meanwhile (unsubscribed).
+    A retry gets no task with an ETA: it is due in the database, and the sweep (every
+    WEBHOOK_SWEEP_SECONDS) sends it then. A worker holding ETA tasks keeps them unacknowledged
+    in its prefetch window, beside the deliveries of everyone else.
     """
     delivery = claim(delivery_id)
     if delivery is None:
-        return None  # another worker holds it, or it is done, or not due yet
+        return None  # another worker holds it, or it is done, held back, or not due yet
     # The attempt's time and its retry's are counted from its start: from its end they would
     # tell the subscriber how long a failure took (a refused port, a silent one).
     started = timezone.now()
@@ -116,6 +120,7 @@ def send(delivery_id: str) -> str | None:
         delivery = Delivery.objects.select_for_update().filter(pk=delivery.pk).first()
         if delivery is None or delivery.status != Delivery.Status.PENDING:
             return None  # unsubscribed while in flight: nothing left to record
+        subscription = breaker.locked(delivery.subscription_id)
         number = delivery.attempt_count + 1
         Attempt.objects.create(
             delivery=delivery,
@@ -126,6 +131,7 @@ def send(delivery_id: str) -> str | None:
             at=started,
         )
         delivery.attempt_count = number
+        delivery.claimed_until = None
         delay = retry_delay(number)
         if outcome.delivered:
             delivery.status = Delivery.Status.DELIVERED
@@ -136,10 +142,12 @@ def send(delivery_id: str) -> str | None:
             delivery.next_attempt_at = None
         else:
             delivery.next_attempt_at = started + timedelta(seconds=delay)
-            send_after_commit(
-                delivery.pk, max(0.0, (delivery.next_attempt_at - timezone.now()).total_seconds())
-            )
         delivery.save()
+        now = timezone.now()
+        breaker.record(subscription, outcome.delivered, now)
+        send_all_after_commit(
+            (held, subscription.pk) for held in breaker.release(subscription, now)
+        )
         return delivery.status
 
 
@@ -147,7 +155,10 @@ def claim(delivery_id: str) -> Delivery | None:
     """Take the attempt at a pending, due delivery: ``SKIP LOCKED`` lets one worker through, and
     the next attempt moves past the longest an attempt may take, so the loser of a race, a
     duplicate task and the sweep all find it not due. A worker killed mid-request leaves it
-    due again once that time has passed: the sweep sends it again (same ``webhook-id``)."""
+    due again once that time has passed: the sweep sends it again (same ``webhook-id``).
+
+    A delivery past its ``expires_at`` expires unsent; one its subscription may not be sent to
+    now (every slot taken, the breaker open) is held back, not attempted (breaker.py)."""
     with transaction.atomic():
         delivery = (
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
@@ -159,15 +170,24 @@ def claim(delivery_id: str) -> Delivery | None:
             )
             .first()
         )
-        if delivery is not None:
-            delivery.next_attempt_at = timezone.now() + timedelta(seconds=_attempt_seconds())
-            delivery.save(update_fields=["next_attempt_at"])
+        if delivery is None:
+            return None
+        now = timezone.now()
+        if delivery.expires_at is not None and delivery.expires_at <= now:
+            delivery.status = Delivery.Status.EXPIRED
+            delivery.next_attempt_at = None
+            delivery.save(update_fields=["status", "next_attempt_at"])
+            return None
+        held = breaker.held_until(breaker.locked(delivery.subscription_id), now)
+        if held is not None:
+            delivery.held_back, delivery.next_attempt_at = True, held
+            delivery.save(update_fields=["held_back", "next_attempt_at"])
+            return None
+        delivery.held_back = False
+        delivery.claimed_until = now + timedelta(seconds=breaker.attempt_seconds())
+        delivery.next_attempt_at = delivery.claimed_until
+        delivery.save(update_fields=["held_back", "claimed_until", "next_attempt_at"])
         return delivery
-
-
-def _attempt_seconds() -> float:
-    """The longest an attempt may take: connecting (to each address) and the whole exchange."""
-    return settings.WEBHOOK_CONNECT_TIMEOUT_SECONDS * 2 + settings.WEBHOOK_TIMEOUT_SECONDS + 1
 
 
 def retry_delay(attempts: int) -> float | None:
@@ -241,7 +261,7 @@ def _cut(connection: http.client.HTTPConnection) -> None:
         connection.sock.shutdown(socket.SHUT_RDWR)  # the blocked read returns at once
 
 
-#: How many of the resolved addresses an attempt tries (bounds its time, _attempt_seconds).
+#: How many of the resolved addresses an attempt tries (bounds its time, breaker.attempt_seconds).
 MAX_ADDRESSES = 2
 
 
@@ -286,13 +306,17 @@ class _PinnedTLS(http.client.HTTPSConnection):
 
 
 def sweep(limit: int = 500) -> int:
-    """Send again the pending deliveries overdue by more than the grace: their task was lost."""
-    cutoff = timezone.now() - timedelta(seconds=settings.WEBHOOK_SWEEP_GRACE_SECONDS)
-    overdue = (
-        Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=cutoff)
+    """Send the pending deliveries that are due: retries and held-back ones as soon as they are
+    (they have no task of their own), first attempts once overdue by WEBHOOK_SWEEP_GRACE_SECONDS
+    (their task was lost: a worker killed, a broker restarted)."""
+    now = timezone.now()
+    lost = now - timedelta(seconds=settings.WEBHOOK_SWEEP_GRACE_SECONDS)
+    due = (
+        Delivery.objects.filter(status=Delivery.Status.PENDING, next_attempt_at__lte=now)
+        .filter(Q(attempt_count__gt=0) | Q(held_back=True) | Q(next_attempt_at__lte=lost))
         .order_by("next_attempt_at")
-        .values_list("pk", flat=True)[:limit]
+        .values_list("pk", "subscription_id")[:limit]
     )
-    ids = list(overdue)
-    send_all_after_commit(ids)
-    return len(ids)
+    found = list(due)
+    send_all_after_commit(found)
+    return len(found)

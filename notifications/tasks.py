@@ -23,7 +23,8 @@ def send_deliveries(delivery_ids: list[str]) -> int:
 
 @shared_task(name="notifications.tasks.sweep_deliveries")
 def sweep_deliveries() -> int:
-    """The periodic sweep: sends again the pending deliveries whose task was lost."""
+    """The periodic sweep: sends the due retries and held-back deliveries, and again the
+    deliveries whose task was lost."""
     return sending.sweep()
 
 

@@ -47,8 +47,12 @@ Authentication: `Authorization: Token <token>`, checked at connect and again whe
 tokens are revoked (logout): a revoked token's streams end. Spectators may follow public games
 only. A player may hold a limited number of streams at once (all servers counted), and each
 server a limited number: past either cap the answer is `429 too_many_streams` with
-`Retry-After`. Browsers: EventSource cannot send the header, so read the stream with `fetch()`
-(its body is a ReadableStream) or a fetch-based EventSource; CORS allows `Last-Event-ID`.
+`Retry-After`. That answer is final for an EventSource (the WHATWG spec: any status but 200
+closes it for good, `readyState` CLOSED, with no reconnection): reopen the stream yourself after
+`Retry-After` seconds, with the last id received. A stream that drops once open is another case:
+an EventSource reconnects by itself after `retry:`. Browsers: EventSource cannot send the
+header, so read the stream with `fetch()` (its body is a ReadableStream) or a fetch-based
+EventSource; CORS allows `Last-Event-ID`.
 """
 
 GAME_STREAM_EXAMPLE = """\

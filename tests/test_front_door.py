@@ -7,6 +7,7 @@ Needs ``nginx`` on the PATH (Debian: ``apt-get install nginx-light``); skipped w
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -20,6 +21,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -115,9 +117,38 @@ def granian(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Se
         _stop(process)
 
 
+#: The front door's main configuration, as compose mounts it over the image's own.
+MAIN = ROOT / "deploy" / "nginx" / "nginx.conf"
+#: Test only: a request from 127.0.0.1 may say which client it stands for (X-Test-Client), so
+#: that the limits per IPv6 prefix can be tried from loopback; every other address is itself.
+STAND_IN = "set_real_ip_from 127.0.0.1; real_ip_header X-Test-Client;"
+
+
+def _main_conf(home: Path, site: Path) -> str:
+    """deploy/nginx/nginx.conf with this test's paths: its events, limits and workers as
+    shipped."""
+    conf = MAIN.read_text()
+    user = "user root;" if os.geteuid() == 0 else ""  # workers must reach the temp folders
+    temp_paths = " ".join(
+        f"{kind}_temp_path {home / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    for shipped, here in (
+        ("user nginx;", f"{user} daemon off;"),
+        ("pid /var/run/nginx.pid;", f"pid {home / 'nginx.pid'};"),
+        ("error_log /var/log/nginx/error.log notice;", "error_log stderr warn;"),
+        ("include /etc/nginx/conf.d/*.conf;", f"{temp_paths} {STAND_IN} include {site};"),
+    ):
+        assert shipped in conf, shipped
+        conf = conf.replace(shipped, here)
+    if not Path("/etc/nginx/mime.types").exists():
+        conf = conf.replace("include /etc/nginx/mime.types;", "")
+    return conf
+
+
 @pytest.fixture(scope="module")
 def front_door(granian: Server, tmp_path_factory) -> Iterator[Server]:
-    """nginx with the template of docker-compose.yml, in front of ``granian``."""
+    """nginx with the configuration of docker-compose.yml, in front of ``granian``."""
     home = tmp_path_factory.mktemp("nginx")
     port = _free_port()
     site = TEMPLATE.read_text()
@@ -125,16 +156,7 @@ def front_door(granian: Server, tmp_path_factory) -> Iterator[Server]:
     site = site.replace("${TRUC_STREAMS_UPSTREAM}", f"127.0.0.1:{granian.port}")
     site = site.replace("${TRUC_LISTEN}", f"127.0.0.1:{port}")
     (home / "truc-api.conf").write_text(site)
-    temp_paths = " ".join(
-        f"{kind}_temp_path {home / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    user = "user root;" if os.geteuid() == 0 else ""  # workers must reach the temp folders
-    (home / "nginx.conf").write_text(
-        f"{user} worker_processes 1; daemon off; pid {home / 'nginx.pid'};"
-        f" error_log stderr warn; events {{ worker_connections 256; }}"
-        f" http {{ {temp_paths} include {home / 'truc-api.conf'}; }}"
-    )
+    (home / "nginx.conf").write_text(_main_conf(home, home / "truc-api.conf"))
     log = home / "out.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -212,8 +234,17 @@ def _problem(body: bytes) -> dict[str, object]:
             "too_large",
         ),
         (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n", 414, "invalid_request"),
+        (b"TRACE / HTTP/1.1\r\nHost: localhost\r\n\r\n", 405, "method_not_allowed"),
+        (b"GET / HTTP/9.9\r\nHost: localhost\r\n\r\n", 505, "invalid_request"),
     ],
-    ids=["garbage", "bad-header", "body-too-large", "uri-too-long"],
+    ids=[
+        "garbage",
+        "bad-header",
+        "body-too-large",
+        "uri-too-long",
+        "trace",
+        "http-9.9",
+    ],
 )
 def test_protocol_errors_are_answered_as_problems(front_door, request_bytes, status, code) -> None:
     answered, headers, body = _exchange(front_door.port, request_bytes)
@@ -223,12 +254,14 @@ def test_protocol_errors_are_answered_as_problems(front_door, request_bytes, sta
     problem = _problem(body)
     assert problem == problem_body(status, code, str(problem["detail"]))
     assert code in problem_codes()  # the OpenAPI document's ProblemCode lists it
+    if status == 405:
+        assert "GET" in headers["allow"]
 
 
 def test_every_problem_of_the_proxy_is_one_the_api_documents() -> None:
     bodies = re.findall(r"return (\d{3}) '(\{.*\})';", TEMPLATE.read_text())
 
-    assert len(bodies) == 7
+    assert len(bodies) == 9
     for status, body in bodies:
         problem = json.loads(body)
         assert problem == problem_body(int(status), problem["code"], problem["detail"])
@@ -266,3 +299,114 @@ def test_no_path_can_forge_a_line_of_either_log(front_door: Server, granian: Ser
             if "FORGED" in line:
                 assert json.loads(line), f"a forged line: {line!r}"  # one JSON record each
     assert any("FORGED" in line for line in front_door.lines())  # the access log has it
+
+
+def _call(port: int, method: str, path: str, body: object = None, token: str = "") -> Any:
+    """A JSON call as a client of the front door on ``port`` makes it: http.client writes
+    ``Host: 127.0.0.1:<port>``, port included."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        connection.request(method, path, json.dumps(body) if body is not None else None, headers)
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+    finally:
+        connection.close()
+    assert 200 <= response.status < 300, answer
+    return answer
+
+
+def test_next_links_lead_back_through_the_door(front_door: Server) -> None:
+    account = {"username": f"pager-{os.getpid()}", "password": "truc-valencia-24"}
+    token = _call(front_door.port, "POST", "/api/auth/register", account)["token"]
+    created = {
+        _call(front_door.port, "POST", "/api/games", {"preset": "valenciano"}, token)["id"]
+        for _ in range(3)
+    }
+    door = f"http://127.0.0.1:{front_door.port}/"
+
+    listed, link = [], "/api/games/mine?limit=1"
+    while link:
+        page = _call(front_door.port, "GET", link.removeprefix(door[:-1]), token=token)
+        listed += [game["id"] for game in page["results"]]
+        link = page["next"]
+        assert link is None or link.startswith(door), link  # not port 80, not granian's
+        if page["previous"] is not None:
+            assert page["previous"].startswith(door), page["previous"]
+
+    assert len(listed) == 3
+    assert set(listed) == created
+
+
+def _trickler(source: str, port: int) -> socket.socket:
+    """A connection from ``source`` that announces a login body and sends one byte of it."""
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.settimeout(5)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(
+        b"POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{"
+    )
+    return sock
+
+
+@pytest.mark.slow
+def test_trickled_bodies_from_many_addresses_leave_the_door_open(front_door: Server) -> None:
+    """80 addresses (127.0.0.2 to .81) hold 30 connections each, every one trickling its body a
+    byte at a time within client_body_timeout (2,400 connections, each under the limit of 32 an
+    address); the liveness check from 127.0.0.1 still answers, every time."""
+    tricklers = [
+        _trickler(f"127.0.0.{host}", front_door.port) for host in range(2, 82) for _ in range(30)
+    ]
+    try:
+        for _ in range(4):  # ~12 s: more than two body timeouts, the tricklers kept alive
+            for sock in tricklers:
+                sock.sendall(b" ")
+            for _ in range(3):
+                status, headers, _ = _get(front_door.port, "/api/health/live", timeout=3)
+                assert status == 200, headers
+                time.sleep(1)
+        alive = 0
+        for sock in tricklers:
+            with contextlib.suppress(OSError):
+                sock.sendall(b" ")
+                alive += 1
+        assert alive == len(tricklers)  # held the whole time: none was refused or cut
+    finally:
+        for sock in tricklers:
+            sock.close()
+
+
+def test_connections_are_limited_per_ipv6_prefix(front_door: Server) -> None:
+    """32 connections from one /64 (a client's addresses, through the test's X-Test-Client
+    stand-in) are its limit: the 33rd, from yet another address of it, is refused with a
+    problem; another /64 is not."""
+
+    def hold(client: str) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", front_door.port), timeout=5)
+        sock.sendall(
+            f"POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nX-Test-Client: {client}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{".encode()
+        )
+        return sock
+
+    held = [hold(f"2001:db8:1:2::{number:x}") for number in range(1, 33)]
+    try:
+        time.sleep(0.3)  # each is counted once its headers are read
+        one_more = b"GET /api/health/live HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        status, headers, body = _exchange(
+            front_door.port, one_more + b"X-Test-Client: 2001:db8:1:2:ffff::1\r\n\r\n"
+        )
+        other, _, _ = _exchange(
+            front_door.port, one_more + b"X-Test-Client: 2001:db8:1:3::1\r\n\r\n"
+        )
+    finally:
+        for sock in held:
+            sock.close()
+
+    assert (status, headers["content-type"]) == (429, "application/problem+json")
+    assert _problem(body)["code"] == "throttled"
+    assert other == 200

@@ -302,12 +302,17 @@ WEBHOOK_RETRY_DELAYS = [
 # exchange (a receiver that trickles its answer is cut off at WEBHOOK_TIMEOUT_SECONDS).
 WEBHOOK_CONNECT_TIMEOUT_SECONDS: float = env.float("WEBHOOK_CONNECT_TIMEOUT_SECONDS", default=2.0)
 WEBHOOK_TIMEOUT_SECONDS: float = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
-# A retry further away gets no ETA task (Redis delivers a task whose ETA lies past the broker's
-# visibility timeout again, and again): the sweep sends it once it is overdue by
+# Retries get no task with an ETA (a worker holds those unacknowledged in its prefetch window,
+# beside everyone's deliveries): the sweep, every WEBHOOK_SWEEP_SECONDS, sends each retry and
+# held-back delivery once due, and a first attempt whose task was lost once it is overdue by
 # WEBHOOK_SWEEP_GRACE_SECONDS.
-WEBHOOK_TASK_MAX_DELAY_SECONDS = env.float("WEBHOOK_TASK_MAX_DELAY_SECONDS", default=1800.0)
-WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=30.0)
+WEBHOOK_SWEEP_SECONDS = env.float("WEBHOOK_SWEEP_SECONDS", default=1.0)
 WEBHOOK_SWEEP_GRACE_SECONDS = env.float("WEBHOOK_SWEEP_GRACE_SECONDS", default=30.0)
+# Fairness (notifications/breaker.py): attempts of one subscription in flight at once, and the
+# breaker: so many failed attempts in a row stop its attempts for so many seconds.
+WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION = env.int("WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION", default=2)
+WEBHOOK_BREAKER_FAILURES = env.int("WEBHOOK_BREAKER_FAILURES", default=5)
+WEBHOOK_BREAKER_SECONDS = env.float("WEBHOOK_BREAKER_SECONDS", default=60.0)
 # A queue of their own, with workers of their own (docker-compose.yml, `manage.py serve`), keeps
 # slow receivers from delaying turn timeouts and bots; "" sends them to the default queue.
 WEBHOOK_QUEUE = env.str("WEBHOOK_QUEUE", default="webhooks")
@@ -316,6 +321,9 @@ REMINDER_SWEEP_SECONDS = env.float("REMINDER_SWEEP_SECONDS", default=60.0)
 CELERY_BEAT_SCHEDULE["sweep-webhook-deliveries"] = {
     "task": "notifications.tasks.sweep_deliveries",
     "schedule": WEBHOOK_SWEEP_SECONDS,
+    # A sweep not run by the next one's time is superseded by it: no pile-up while the worker
+    # of the default queue is down.
+    "options": {"expires": WEBHOOK_SWEEP_SECONDS},
 }
 CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
     "task": "notifications.tasks.send_deadline_reminders",

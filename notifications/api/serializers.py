@@ -51,6 +51,16 @@ class SubscriptionSerializer(serializers.Serializer[Any]):
     kinds = serializers.ListField(child=serializers.ChoiceField(Kind.choices))
     description = serializers.CharField()
     created_at = serializers.DateTimeField()
+    consecutive_failures = serializers.IntegerField(
+        help_text="Attempts at this URL failed in a row, over all its deliveries (0 after a"
+        " success). At WEBHOOK_BREAKER_FAILURES (5 by default) the breaker opens."
+    )
+    paused_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="While the breaker is open, until when no attempt is made: due deliveries wait"
+        " (their attempts not counted), then one attempt tries the URL again; a success closes"
+        " the breaker, a failure opens it again. Null when closed.",
+    )
 
 
 class SubscriptionCreatedSerializer(SubscriptionSerializer):
