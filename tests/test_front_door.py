@@ -236,6 +236,11 @@ def _problem(body: bytes) -> dict[str, object]:
         (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: localhost\r\n\r\n", 414, "invalid_request"),
         (b"TRACE / HTTP/1.1\r\nHost: localhost\r\n\r\n", 405, "method_not_allowed"),
         (b"GET / HTTP/9.9\r\nHost: localhost\r\n\r\n", 505, "invalid_request"),
+        (
+            b"GET /api/health/live HTTP/1.1\r\nHost: localhost\r\nAccept: a\x7fb\r\n\r\n",
+            400,
+            "invalid_request",
+        ),
     ],
     ids=[
         "garbage",
@@ -244,6 +249,7 @@ def _problem(body: bytes) -> dict[str, object]:
         "uri-too-long",
         "trace",
         "http-9.9",
+        "delete-in-a-header",
     ],
 )
 def test_protocol_errors_are_answered_as_problems(front_door, request_bytes, status, code) -> None:
@@ -256,6 +262,16 @@ def test_protocol_errors_are_answered_as_problems(front_door, request_bytes, sta
     assert code in problem_codes()  # the OpenAPI document's ProblemCode lists it
     if status == 405:
         assert "GET" in headers["allow"]
+
+
+def test_a_header_the_api_does_not_read_is_not_sent_on(front_door: Server) -> None:
+    """granian would refuse its 0x7f with a bare 400; it never sees the header."""
+    request = b"GET /api/health/live HTTP/1.1\r\nHost: localhost\r\nX-Note: a\x7fb\r\n\r\n"
+
+    status, headers, body = _exchange(front_door.port, request)
+
+    assert (status, headers["content-type"]) == (200, "application/json")
+    assert json.loads(body)
 
 
 def test_every_problem_of_the_proxy_is_one_the_api_documents() -> None:
