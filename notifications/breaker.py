@@ -65,9 +65,13 @@ def release(subscription: Subscription, now: datetime) -> list[str]:
     if held_until(subscription, now) is not None:
         return []
     free = settings.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION - in_flight(subscription, now)
-    waiting = Delivery.objects.filter(
-        subscription=subscription, status=Delivery.Status.PENDING, held_back=True
-    ).order_by("created_at")
+    # SKIP LOCKED: one a claim holds is its to take or hold back again, and waiting for it here,
+    # under the subscription's lock that claim waits for, would be a deadlock.
+    waiting = (
+        Delivery.objects.select_for_update(skip_locked=True)
+        .filter(subscription=subscription, status=Delivery.Status.PENDING, held_back=True)
+        .order_by("created_at")
+    )
     ids = list(waiting.values_list("pk", flat=True)[: max(free, 0)])
     Delivery.objects.filter(pk__in=ids).update(next_attempt_at=now)
     return [str(pk) for pk in ids]

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -73,13 +74,14 @@ def worker(queue: str) -> Iterator[subprocess.Popen[bytes]]:
 
 
 @contextmanager
-def beat(every: float = 0.3) -> Iterator[None]:
-    """The beat-equivalent: sends the sweep through the broker, as celery beat would."""
+def beat(every: float = 0.3, task: Any = sweep_overdue_turns, **options: Any) -> Iterator[None]:
+    """The beat-equivalent: sends the sweep (``task``, the turns' by default) through the broker
+    every ``every`` seconds, as celery beat would, with ``options`` (a queue, say)."""
     stop = threading.Event()
 
     def run() -> None:
         while not stop.wait(every):
-            sweep_overdue_turns.apply_async()
+            task.apply_async(**options)
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()

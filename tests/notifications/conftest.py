@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -12,7 +10,6 @@ import pytest
 from games.models import Seat
 from games.store.log import load_state
 from notifications.models import Delivery
-from notifications.tasks import sweep_deliveries
 from tests.games.conftest import Client, make_client, table  # noqa: F401  (fixtures)
 from tests.notifications.receiver import Receiver
 
@@ -81,22 +78,3 @@ def strings_in(value: Any) -> set[str]:
     if isinstance(value, list):
         return set().union(*(strings_in(item) for item in value)) if value else set()
     return {value} if isinstance(value, str) else set()
-
-
-@contextmanager
-def sweeping(queue: str, every: float) -> Iterator[None]:
-    """celery beat's part: the delivery sweep (retries, held-back deliveries, lost tasks) every
-    ``every`` seconds, through the broker to ``queue`` (the tests run no default-queue worker)."""
-    stop = threading.Event()
-
-    def run() -> None:
-        while not stop.wait(every):
-            sweep_deliveries.apply_async(queue=queue)
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()

@@ -27,8 +27,9 @@ from django.conf import settings
 from django.db import connection
 
 from notifications.models import Attempt, Delivery, Kind, Subscription
-from tests.games.test_timeout_worker import _wait
-from tests.notifications.conftest import act, mover, subscribe, sweeping
+from notifications.tasks import sweep_deliveries
+from tests.games.test_timeout_worker import _wait, beat
+from tests.notifications.conftest import act, mover, subscribe
 from tests.notifications.receiver import Receiver
 from truc_api.celery import app
 
@@ -147,7 +148,7 @@ def test_a_refused_delivery_holds_up_no_other(table, receiver, queue) -> None:
         subscribe(client, receiver, [Kind.YOUR_TURN], path=f"/refuses{seat}")
     receiver.refused |= {"/refuses0", "/refuses1"}
 
-    with compose_worker(queue), sweeping(queue, SWEEP_SECONDS):
+    with compose_worker(queue), beat(SWEEP_SECONDS, sweep_deliveries, queue=queue):
         seat, action = mover(refusing, refusing_clients)
         act(refusing_clients[seat], refusing, action)  # one your_turn, refused every time
         [refused] = Delivery.objects.all()
@@ -174,7 +175,7 @@ def test_a_silent_receiver_holds_up_no_other(table, receiver, queue) -> None:
     receiver.silent["/silent"] = 3.0  # the worker waits 1 s (WEBHOOK_TIMEOUT_SECONDS)
     subscribe(clients[1], receiver, ALL_KINDS, path="/opponent")
 
-    with compose_worker(queue), sweeping(queue, SWEEP_SECONDS):
+    with compose_worker(queue), beat(SWEEP_SECONDS, sweep_deliveries, queue=queue):
         for _ in range(60):  # the silent receiver's owner and his opponent, in turn
             seat, action = mover(game_id, clients)
             act(clients[seat], game_id, action)

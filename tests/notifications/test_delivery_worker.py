@@ -4,7 +4,7 @@ PostgreSQL, and a local receiver that checks signatures and fails on purpose.
 The worker is a separate process (tests/games/test_timeout_worker.py's), so that killing it is a
 real SIGKILL: the attempts it held die with it, unacknowledged, as in production. Retries have no
 task of their own: the delivery sweep, which beat sends every WEBHOOK_SWEEP_SECONDS, sends them
-when due (``sweeping`` stands in for beat).
+when due (``beat`` stands in for it).
 """
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ from django.conf import settings
 
 from notifications import sending, signing
 from notifications.models import Delivery, Kind
-from notifications.tasks import send_deliveries, send_delivery
-from tests.games.test_timeout_worker import _wait, worker
+from notifications.tasks import send_deliveries, send_delivery, sweep_deliveries
+from tests.games.test_timeout_worker import _wait, beat, worker
 from tests.notifications.conftest import (
     act,
     hidden_cards,
     mover,
     strings_in,
     subscribe,
-    sweeping,
 )
 from truc_api.celery import app
 
@@ -77,7 +76,7 @@ def test_webhook_turn_hand_over_retried_until_delivered(table, receiver, queue) 
     seat, action = mover(game_id, clients)
     other = 1 - seat
 
-    with worker(queue), sweeping(queue, 0.3):
+    with worker(queue), beat(0.3, sweep_deliveries, queue=queue):
         act(clients[seat], game_id, action)
         _wait(_all_done, "the delivery")
 
@@ -197,7 +196,7 @@ def test_webhook_wrong_secret_is_rejected_until_the_delivery_fails(table, receiv
         receiver.secrets[f"/seat{seat}"] = signing.new_secret()  # not the one we sign with
     seat, action = mover(game_id, clients)
 
-    with worker(queue), sweeping(queue, 0.3):
+    with worker(queue), beat(0.3, sweep_deliveries, queue=queue):
         act(clients[seat], game_id, action)
         _wait(_all_done, "the delivery to fail")
 
