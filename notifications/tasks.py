@@ -7,14 +7,22 @@ from celery import shared_task
 
 from notifications import reminders, sending
 
+#: Acknowledged on receipt, not after the run (CELERY_TASK_ACKS_LATE): under the thread pool the
+#: webhook worker runs (docker-compose.yml), late acks let a burst of deliveries fill the
+#: prefetch window with unacknowledged messages, and the worker took the next ones only every
+#: second or more, so a burst waited many seconds (bench/webhook_burst.py; the figures are in
+#: bench/README.md). Nothing is lost by it: the outbox row is the delivery, and the sweep sends
+#: again one whose task a killed worker took with it.
+EARLY_ACK = {"acks_late": False}
 
-@shared_task(name="notifications.tasks.send_delivery")
+
+@shared_task(name="notifications.tasks.send_delivery", **EARLY_ACK)
 def send_delivery(delivery_id: str) -> str | None:
     """One attempt at a delivery; a no-op unless it is pending, due and not held elsewhere."""
     return sending.send(delivery_id)
 
 
-@shared_task(name="notifications.tasks.send_deliveries")
+@shared_task(name="notifications.tasks.send_deliveries", **EARLY_ACK)
 def send_deliveries(delivery_ids: list[str]) -> int:
     """The first attempt at each of several deliveries written together (a sweep's chunk), in
     turn: each as ``send_delivery`` makes it."""
