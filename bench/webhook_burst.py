@@ -116,10 +116,12 @@ def _subscribers(count: int, port: int) -> list[int]:
     return owners
 
 
-def _worker(queue: str) -> subprocess.Popen[bytes]:
-    """A worker started with compose's webhook-worker flags, consuming ``queue``."""
-    from truc_api.celery import app
-
+def start_webhook_worker(
+    queue: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A worker started with docker-compose.yml's webhook-worker flags (its pool, its
+    concurrency), consuming ``queue``, with ``env`` over this process's; and its name.
+    tests/notifications/test_delivery_fairness.py starts its worker with it too."""
     services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
     words = shlex.split(services["webhook-worker"]["command"])
     flags = words[words.index("worker") + 1 :]
@@ -129,8 +131,16 @@ def _worker(queue: str) -> subprocess.Popen[bytes]:
         [sys.executable, "-m", "celery", "-A", "truc_api", "worker", *flags, "-n", name,
          "--without-gossip", "--without-mingle", "-l", "WARNING"],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
+    return process, name
+
+
+def _worker(queue: str) -> subprocess.Popen[bytes]:
+    from truc_api.celery import app
+
+    process, name = start_webhook_worker(queue)
     end = time.monotonic() + 60
     while not app.control.ping(destination=[name], timeout=0.5):
         if time.monotonic() > end:

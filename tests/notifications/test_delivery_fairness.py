@@ -10,11 +10,8 @@ Every delivery to the other receivers must arrive within a second of being writt
 
 from __future__ import annotations
 
-import os
-import shlex
 import statistics
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,10 +19,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import yaml
 from django.conf import settings
 from django.db import connection
 
+from bench.webhook_burst import start_webhook_worker
 from notifications.models import Attempt, Delivery, Kind, Subscription
 from notifications.tasks import sweep_deliveries
 from tests.games.test_timeout_worker import _wait, beat
@@ -44,15 +41,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ALL_KINDS: list[str] = [Kind.YOUR_TURN, Kind.CALL_PENDING, Kind.HAND_ENDED, Kind.MATCH_ENDED]
 RETRY_DELAYS = (2.0, 2.0, 2.0)
 SWEEP_SECONDS = 0.5  # beat's period here (WEBHOOK_SWEEP_SECONDS)
-
-
-def _compose_worker_flags() -> list[str]:
-    """The webhook worker's arguments as docker-compose.yml has them (pool, concurrency)."""
-    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
-    words = shlex.split(services["webhook-worker"]["command"])
-    flags = words[words.index("worker") + 1 :]
-    assert "-Q" in flags and "-P" in flags, flags
-    return flags
 
 
 @pytest.fixture
@@ -83,21 +71,14 @@ def compose_worker(queue: str) -> Iterator[subprocess.Popen[bytes]]:
     """A webhook worker process started with compose's flags, on ``queue`` and the test
     database."""
     db = connection.settings_dict
-    flags = _compose_worker_flags()
-    flags[flags.index("-Q") + 1] = queue
-    name = f"{queue}@localhost"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "truc_api", "worker", *flags, "-n", name,
-         "--without-gossip", "--without-mingle", "-l", "WARNING"],
-        cwd=ROOT,
-        env={
-            **os.environ,
+    process, name = start_webhook_worker(
+        queue,
+        {
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
             "CELERY_TASK_ALWAYS_EAGER": "false",
         },
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    )
     try:
         _wait(lambda: app.control.ping(destination=[name], timeout=0.5), "the worker to answer")
         yield process
@@ -165,8 +146,8 @@ def test_a_refused_delivery_holds_up_no_other(table, receiver, queue) -> None:
     tries = sorted(r.at for r in receiver.received if r.webhook_id == str(refused.pk))
     assert len(tries) == len(RETRY_DELAYS) + 1
     for delay, before, after in zip(RETRY_DELAYS, tries, tries[1:], strict=False):
-        # the schedule with its jitter (up to 10 %), and the sweep's period as the slack
-        assert delay <= after - before <= delay * 1.1 + SWEEP_SECONDS + 0.5
+        # never early; late by the jitter (up to 10 %), the sweep's period and a loaded machine's lag
+        assert delay <= after - before <= delay * 1.1 + SWEEP_SECONDS + 2.0
 
 
 def test_a_silent_receiver_holds_up_no_other(table, receiver, queue) -> None:
