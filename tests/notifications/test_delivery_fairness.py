@@ -146,7 +146,7 @@ def test_a_refused_delivery_holds_up_no_other(table, receiver, queue) -> None:
     tries = sorted(r.at for r in receiver.received if r.webhook_id == str(refused.pk))
     assert len(tries) == len(RETRY_DELAYS) + 1
     for delay, before, after in zip(RETRY_DELAYS, tries, tries[1:], strict=False):
-        # never early; late by the jitter (up to 10 %), the sweep's period and a loaded machine's lag
+        # never early; late by the jitter (up to 10 %), the sweep's period, a loaded machine's lag
         assert delay <= after - before <= delay * 1.1 + SWEEP_SECONDS + 2.0
 
 
