@@ -113,20 +113,26 @@ def test_a_browser_may_resume_a_stream_from_an_allowed_origin(table, client, set
     assert "Access-Control-Allow-Origin" not in elsewhere
 
 
-def _wire(body: bytes) -> list[dict[str, Any]]:
-    """Each message as its fields are on the wire (every value text, `retry` a number)."""
+def decoded(body: bytes) -> list[dict[str, Any]]:
+    """Each message as the document's message schemas describe it: its fields as on the wire
+    (text), ``data`` parsed; a block without ``data`` (the ``retry:`` line) is no message."""
     found = []
     for block in body.decode().split("\n\n"):
         fields: dict[str, Any] = dict(line.split(": ", 1) for line in block.splitlines())
-        if "retry" in fields:
-            fields["retry"] = int(fields["retry"])
         if "data" in fields:
-            found.append(fields)
+            found.append({**fields, "data": json.loads(fields["data"])})
     return found
 
 
+def _member(component: str, event: str) -> dict[str, Any]:
+    """The schema the union ``component`` gives a message of ``event``, by its discriminator."""
+    target = SCHEMAS[component]["discriminator"]["mapping"][event]
+    return SCHEMAS[target.rsplit("/", 1)[-1]]
+
+
 def test_each_streams_message_ids_are_the_documented_seqs(table, make_client) -> None:
-    """A game stream's `id:` is its event's seq, a player stream's his notice's seq: each as the
+    """Each message is its kind's schema in the document's union, with no undocumented key; a
+    game stream's `id:` is its event's seq, a player stream's his notice's seq: each as the
     document's pattern says, and the same as the `seq` in its data."""
     game_id, clients = table("valenciano", players=2)
     challenge = {"preset": "valenciano", "opponents": [clients[1].player.pk], "rated": False}
@@ -137,12 +143,13 @@ def test_each_streams_message_ids_are_the_documented_seqs(table, make_client) ->
     ):
         response = clients[1].get(url)
         assert response.status_code == 200
-        pattern = re.compile(SCHEMAS[component]["properties"]["id"]["pattern"])
         numbered = []
-        for message in _wire(response.content):
+        for message in decoded(response.content):
             conforms(message, component, exactly=True)
+            member = _member(component, message["event"])
+            assert ("id" in message) == ("id" in member["required"])
             if "id" in message:
-                assert pattern.fullmatch(message["id"])
-                assert int(message["id"]) == json.loads(message["data"])["seq"]
+                assert re.fullmatch(member["properties"]["id"]["pattern"], message["id"])
+                assert int(message["id"]) == message["data"]["seq"]
                 numbered.append(message)
         assert {message["event"] for message in numbered} >= told, url
