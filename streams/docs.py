@@ -13,11 +13,13 @@ from typing import Any
 
 from games.contract import present
 from games.engine import EVENT_TYPES
+from games.errors import CursorAhead
 from notifications.api.webhooks import body_component
 from notifications.models import GAME_KINDS, Kind
 from streams import notices, sse
-from streams.errors import CursorAhead, TooManyStreams
+from streams.errors import TooManyStreams
 from truc_api.authentication import TokenScheme
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
 from truc_api.serializers import NOT_AUTHENTICATED
 
@@ -267,11 +269,14 @@ def _player_messages() -> dict[str, dict[str, Any]]:
     return {"PlayerStreamMessage": found.pop("union"), **found}
 
 
+#: A cursor, as the streams' query serializers read it (streams/queries.py): 400 outside.
+CURSOR = {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_INTEGER}
+
 CURSOR_HEADER = {
     "name": "Last-Event-ID",
     "in": "header",
     "required": False,
-    "schema": {"type": "integer", "minimum": 0},
+    "schema": CURSOR,
     "description": "The last `id:` received: resume after it (takes the place of `after`).",
 }
 
@@ -302,7 +307,7 @@ def game_stream_operation() -> dict[str, Any]:
                 "name": "after",
                 "in": "query",
                 "required": False,
-                "schema": {"type": "integer", "minimum": 0, "default": 0},
+                "schema": {**CURSOR, "default": 0},
                 "description": "Send the events after this seq (`Last-Event-ID` wins).",
             },
             CURSOR_HEADER,
@@ -471,7 +476,7 @@ def player_stream_operation() -> dict[str, Any]:
                 "name": "after",
                 "in": "query",
                 "required": False,
-                "schema": {"type": "integer", "minimum": 0, "default": 0},
+                "schema": {**CURSOR, "default": 0},
                 "description": "Send the notices after this seq (`Last-Event-ID` wins).",
             },
             CURSOR_HEADER,
@@ -521,7 +526,7 @@ def wait_operation() -> dict[str, Any]:
         "tags": ["games"],
         "description": WAIT_DESCRIPTION,
         "parameters": [
-            query("after", {"type": "integer", "minimum": 0, "default": 0}, "Events after it."),
+            query("after", {**CURSOR, "default": 0}, "Events after it."),
             {
                 "name": "game_id",
                 "in": "path",

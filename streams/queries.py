@@ -7,26 +7,35 @@ from typing import Any
 from django.http import HttpRequest
 from rest_framework import serializers
 
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.serializers import StrictSerializer, validated
 
 
 class GameStreamQuerySerializer(StrictSerializer):
     from_query = True  # a query string: digits are a whole number
     after = serializers.IntegerField(
-        min_value=0, default=0, help_text="Send the events after this seq (`Last-Event-ID` wins)."
+        min_value=0,
+        max_value=MAX_QUERY_INTEGER,
+        default=0,
+        help_text="Send the events after this seq (`Last-Event-ID` wins).",
     )
 
 
 class PlayerStreamQuerySerializer(StrictSerializer):
     from_query = True  # a query string: digits are a whole number
     after = serializers.IntegerField(
-        min_value=0, default=0, help_text="Send the notices after this one (`Last-Event-ID` wins)."
+        min_value=0,
+        max_value=MAX_QUERY_INTEGER,
+        default=0,
+        help_text="Send the notices after this one (`Last-Event-ID` wins).",
     )
 
 
 class WaitQuerySerializer(StrictSerializer):
     from_query = True  # a query string: digits are a whole number
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Events after this seq.")
+    after = serializers.IntegerField(
+        min_value=0, max_value=MAX_QUERY_INTEGER, default=0, help_text="Events after this seq."
+    )
     timeout = serializers.IntegerField(
         min_value=0, max_value=30, default=25, help_text="Seconds to wait for one, at most 30."
     )
