@@ -11,8 +11,11 @@ import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/schema.js";
 
 type Schemas = components["schemas"];
-type FeedItem = Schemas["FeedItem"];
-type Game = Schemas["Game"];
+type FeedItem = Awaited<ReturnType<typeof readFeed>>["events"][number];
+// A game as openapi-fetch answers it: its response types turn tuples into arrays
+// (openapi-typescript-helpers' `Readable`), so by-side lists are typed by length only where the
+// schema's own types are used (the streams' messages below).
+type Game = Awaited<ReturnType<typeof read>>;
 
 // Node's globals, which the DOM library does not declare (no @types/node is installed).
 declare const process: { env: Record<string, string | undefined>; exitCode?: number };
@@ -37,7 +40,15 @@ async function signUp(username: string) {
 
 type Client = Awaited<ReturnType<typeof signUp>>;
 
-async function read(client: Client, gameId: string): Promise<Game> {
+async function readFeed(client: Client, gameId: string) {
+  const { data } = await client.GET("/api/games/{game_id}/events", {
+    params: { path: { game_id: gameId }, query: { after: 0, limit: 500 } },
+  });
+  if (data === undefined) fail("the feed");
+  return data;
+}
+
+async function read(client: Client, gameId: string) {
   const { data, error } = await client.GET("/api/games/{game_id}", {
     params: { path: { game_id: gameId } },
   });
@@ -141,12 +152,16 @@ function decode<Message>(text: string): Message[] {
 
 /** A game's stream as a client follows it: each message switched on `event`, `data` typed. */
 function followGame(messages: Schemas["GameStreamMessage"][]) {
-  const seen = { events: 0, cards: 0, version: -1, scores: [0, 0], ended: "" };
+  const seen = { events: 0, cards: 0, version: -1, scores: [0, 0], ended: "", winnerCamas: 0 };
   for (const message of messages) {
     switch (message.event) {
-      case "view":
-        seen.version = message.data.version;
+      case "view": {
+        const { state, version, winner_side: winner } = message.data;
+        seen.version = version;
+        // By side, two of them: indexed by a side, a count is a number, never undefined.
+        if (state !== null && winner !== null) seen.winnerCamas = state.camas[winner];
         break;
+      }
       case "end":
         seen.ended = message.data.reason;
         break;
@@ -265,12 +280,9 @@ async function main(): Promise<void> {
   const reason: Schemas["FieldErrorCode"] | undefined = renamed.error?.errors?.[0]?.code;
   if (reason !== "bot_name") fail(`a bot's name: bot_name expected, not ${String(reason)}`);
 
-  const feed = await guest.GET("/api/games/{game_id}/events", {
-    params: { path: { game_id: gameId }, query: { after: 0, limit: 500 } },
-  });
-  if (feed.data === undefined) fail("the feed");
-  if (feed.data.more || feed.data.after !== final.version) fail("one page holds the match");
-  const tally = replay(feed.data.events, 1);
+  const feed = await readFeed(guest, gameId);
+  if (feed.more || feed.after !== final.version) fail("one page holds the match");
+  const tally = replay(feed.events, 1);
   const state = final.state;
   if (tally.winner !== final.winner_side) fail("the events name the winner");
   if (tally.camas.join() !== state.camas.join()) fail("the events count the camas");
@@ -287,6 +299,7 @@ async function main(): Promise<void> {
   if (followed.version !== final.version) fail("the stream's view is the last version");
   if (followed.cards !== tally.cards) fail("the stream and the feed agree on the cards played");
   if (followed.scores.join() !== state.scores.join()) fail("the stream keeps the score");
+  if (followed.winnerCamas < 1) fail("the winner won a cama");
   const ended = (await playerStream(host)).map(noticed);
   if (!ended.some((line) => line.startsWith(`game ${gameId} ended`))) fail("no game_ended");
   console.log(`match over: side ${String(final.winner_side)} won, ${final.version} events`);
