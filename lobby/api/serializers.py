@@ -42,6 +42,15 @@ _TURN: _TurnField = {
     "help_text": "Time per turn: seconds for live tables, up to 30 days for correspondence.",
 }
 
+
+class ReasonOrNullField(serializers.ChoiceField):
+    """A reason stored blank when there is none (a CharField), answered as null: "no reason" is
+    no value of the reasons' enum."""
+
+    def to_representation(self, value: Any) -> Any:
+        return None if value == "" else super().to_representation(value)
+
+
 # --- input ---------------------------------------------------------------------------------------
 
 
@@ -189,7 +198,11 @@ class ChallengeSerializer(serializers.Serializer[Any]):
         help_text="The private link's token (POST /api/challenges/link/{token}/accept): shown to "
         "the challenger only."
     )
-    decline_reason = serializers.ChoiceField(Challenge.DeclineReason.choices, allow_blank=True)
+    decline_reason = ReasonOrNullField(
+        Challenge.DeclineReason.choices,
+        allow_null=True,
+        help_text="Why it was declined; null unless it was.",
+    )
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True, help_text=ENDED_AT)
