@@ -164,13 +164,11 @@ class EnvidoViewSerializer(ReadModelSerializer):
     calls = component("EnvidoCall", many=True, help_text="This hand's envido calls, in order.")
     winner = component("Side", nullable=True, help_text="The side that won an accepted envido.")
     value = serializers.IntegerField(allow_null=True, help_text="The winning value only.")
-    points = serializers.ListField(
-        child=serializers.IntegerField(min_value=0),
-        allow_null=True,
-        min_length=2,
-        max_length=2,
-        help_text="`[side, points]`: the envido's points and the side they go to, scored when"
-        " the hand ends (RULES.md §7); null while nothing is owed.",
+    points = component(
+        "Points",
+        nullable=True,
+        help_text="The envido's points and the side they go to (`kind` `envido`), scored when"
+        " the hand ends (RULES.md §7) as its `hand_ended` lists them; null while nothing is owed.",
     )
 
 
@@ -184,12 +182,11 @@ class FlorViewSerializer(ReadModelSerializer):
     value = serializers.IntegerField(
         allow_null=True, help_text="The winning flor's value, only when the flores were compared."
     )
-    points = serializers.ListField(
-        child=serializers.IntegerField(min_value=0),
-        allow_null=True,
-        min_length=2,
-        max_length=2,
-        help_text="`[side, points]`: the flor's points, scored when the hand ends (§7).",
+    points = component(
+        "Points",
+        nullable=True,
+        help_text="The flor's points and the side they go to (`kind` `flor`), scored when the"
+        " hand ends (§7) as its `hand_ended` lists them; null while nothing is owed.",
     )
 
 
