@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from games.contract import present
 from games.engine import EVENT_TYPES
 from games.errors import CursorAhead
@@ -112,13 +114,17 @@ def _stream_content(
     description: str, examples: dict[str, dict[str, Any]], message: str
 ) -> dict[str, Any]:
     """A stream's 200: its messages' union, and an example of each of a few kinds of message,
-    decoded as the union describes them (the wire's text of them is in the description)."""
+    with its fields as the union describes them (the wire's text of them is in the description)."""
+    fields = {
+        name: {"value": {**value, "data": orjson.dumps(value["data"]).decode()}}
+        for name, value in examples.items()
+    }
     return {
         "description": description,
         "content": {
             "text/event-stream": {
                 "schema": {"$ref": f"#/components/schemas/{message}"},
-                "examples": {name: {"value": value} for name, value in examples.items()},
+                "examples": fields,
             }
         },
     }
@@ -171,26 +177,38 @@ PLAYER_STREAM_EXAMPLES = {
 #: An SSE `id:` of this server: a seq, a whole number from 1, written in decimal.
 SEQ_ID = "^[1-9][0-9]*$"
 
+#: The ``id`` of a message the server sends without ``id:``.
+INHERITED_ID = (
+    "Not sent with this message: a reader that follows the HTML standard (EventSource) gives it"
+    " the last `id:` received before it, the cursor to resume from."
+)
+
 MESSAGE_DESCRIPTION = (
-    " As a client holds it once it has read the message's fields: `event:` as `event`, `id:` as"
-    " `id` (text, as on the wire), and the line of JSON after `data:` parsed as `data`. Switch on"
-    " `event`: it says which schema `data` follows. (A block with only `retry:`, and the"
-    " `: heartbeat` comments, are no messages.)"
+    " Its fields as the wire has them (`event:`, `id:` when sent, `data:`), each text; `data` is"
+    " JSON on one line, which its `contentSchema` describes (`contentMediaType`"
+    " `application/json`). Switch on `event`: it says which schema `data`'s JSON follows. (A"
+    " block with only `retry:`, and the `: heartbeat` comments, are no messages.)"
 )
 
 
 def message(event: str, data: str, description: str, cursor: str | None) -> dict[str, Any]:
-    """The schema of one kind of message: ``event`` that name, ``data`` the component ``data``,
-    and an ``id`` (what ``cursor`` says) on the messages a client resumes after."""
+    """The schema of one kind of message: ``event`` that name, ``data`` the component ``data``
+    as JSON, and an ``id`` (what ``cursor`` says) on the messages a client resumes after; the
+    others send none, and a reader that keeps the standard's last event ID gives them the one
+    before (``INHERITED_ID``)."""
     properties: dict[str, Any] = {"event": {"type": "string", "enum": [event]}}
-    if cursor is not None:
-        properties["id"] = {"type": "string", "pattern": SEQ_ID, "description": cursor}
-    properties["data"] = _ref(data)
+    properties["id"] = {"type": "string", "pattern": SEQ_ID, "description": cursor or INHERITED_ID}
+    properties["data"] = {
+        "type": "string",
+        "contentMediaType": "application/json",
+        "contentSchema": _ref(data),
+        "description": f"JSON on one line: a `{data}`.",
+    }
     return {
         "type": "object",
         "description": description,
         "properties": properties,
-        "required": list(properties),
+        "required": ["event", "data"] if cursor is None else ["event", "id", "data"],
         "additionalProperties": False,
     }
 

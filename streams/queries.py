@@ -44,9 +44,10 @@ class WaitQuerySerializer(StrictSerializer):
 
 def stream_query(request: HttpRequest, serializer: type[StrictSerializer]) -> dict[str, Any]:
     """The query, with ``Last-Event-ID`` (what EventSource sends when it reconnects) taking the
-    place of ``after``: it is the newer of the two."""
-    query = request.GET.dict()
+    place of ``after``: it is the newer of the two. Both are checked: an ``after`` the schema
+    refuses is a 400 even beside the header."""
+    query = validated(serializer, request.GET.dict())
     resumed = request.headers.get("Last-Event-ID", "").strip()
     if resumed:
-        query["after"] = resumed
-    return validated(serializer, query)
+        query["after"] = validated(serializer, {"after": resumed})["after"]
+    return query

@@ -128,9 +128,9 @@ export function notified(body: Schemas["Notification"]): string {
 }
 
 /**
- * The messages of a stream's text as the document's message unions describe them: each block's
- * fields (`event`, `id`) with the JSON after `data:` parsed in place. Parsing the JSON is the only
- * check: the generated `Message` union says what each one is.
+ * The messages of a stream's text: each block's fields (`event`, `id`), with the JSON of `data:`
+ * parsed in place, which the generated types give as its `contentSchema` (generate.mjs). Parsing
+ * the JSON is the only check: the generated `Message` union says what each one is.
  */
 function decode<Message>(text: string): Message[] {
   const found: Message[] = [];
