@@ -215,17 +215,33 @@ def message(event: str, data: str, description: str, cursor: str | None) -> dict
 
 def messages(
     description: str, kinds: dict[str, tuple[str, dict[str, Any]]]
-) -> dict[str, dict[str, Any]]:
-    """A stream's message union (``oneOf`` under a discriminator on ``event``) named
-    ``description``'s first word, and its members, from ``kinds``: event name -> (component,
-    message schema)."""
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """A stream's message union (``oneOf`` under a discriminator on ``event``) and its members
+    by component name, from ``kinds``: event name -> (component, message schema)."""
     mapping = {event: f"#/components/schemas/{name}" for event, (name, _) in kinds.items()}
     union = {
         "description": description + MESSAGE_DESCRIPTION,
         "oneOf": [{"$ref": target} for target in dict.fromkeys(mapping.values())],
         "discriminator": {"propertyName": "event", "mapping": mapping},
     }
-    return {"union": union, **{name: schema for name, schema in kinds.values()}}
+    return union, dict(kinds.values())
+
+
+def _kept(kinds: tuple[str, ...], what: str, cursor: str) -> dict[str, tuple[str, dict[str, Any]]]:
+    """The messages of the kinds a stream replays from its log, each ``<Kind><What>Message``
+    with ``data`` a ``<Kind><What>``."""
+    return {
+        kind: (
+            f"{_camel(kind)}{what}Message",
+            message(
+                kind,
+                f"{_camel(kind)}{what}",
+                f"The `{kind}` {what.lower()}, kept in the log.",
+                cursor,
+            ),
+        )
+        for kind in kinds
+    }
 
 
 _EVENT_ID = (
@@ -245,13 +261,7 @@ def _end() -> tuple[str, dict[str, Any]]:
 
 
 def _game_messages() -> dict[str, dict[str, Any]]:
-    kinds = {
-        kind: (
-            f"{_camel(kind)}EventMessage",
-            message(kind, f"{_camel(kind)}Event", f"The log's `{kind}` event.", _EVENT_ID),
-        )
-        for kind in EVENT_TYPES
-    }
+    kinds = _kept(tuple(EVENT_TYPES), "Event", _EVENT_ID)
     kinds["view"] = (
         "ViewMessage",
         message(
@@ -262,18 +272,12 @@ def _game_messages() -> dict[str, dict[str, Any]]:
         ),
     )
     kinds["end"] = _end()
-    found = messages("A message of a game's stream.", kinds)
-    return {"GameStreamMessage": found.pop("union"), **found}
+    union, members = messages("A message of a game's stream.", kinds)
+    return {"GameStreamMessage": union, **members}
 
 
 def _player_messages() -> dict[str, dict[str, Any]]:
-    kinds = {
-        kind: (
-            f"{_camel(kind)}NoticeMessage",
-            message(kind, f"{_camel(kind)}Notice", f"A kept `{kind}` notice.", _NOTICE_ID),
-        )
-        for kind in NOTICE_KINDS
-    }
+    kinds = _kept(NOTICE_KINDS, "Notice", _NOTICE_ID)
     for kind, told in (
         (notices.YOUR_TURN, "awaits you"),
         (notices.CALL_PENDING, "awaits your answer to a call"),
@@ -283,8 +287,8 @@ def _player_messages() -> dict[str, dict[str, Any]]:
             message(kind, "PlayerTurn", f"A game that {told} now: not replayed.", None),
         )
     kinds["end"] = _end()
-    found = messages("A message of a player's stream.", kinds)
-    return {"PlayerStreamMessage": found.pop("union"), **found}
+    union, members = messages("A message of a player's stream.", kinds)
+    return {"PlayerStreamMessage": union, **members}
 
 
 #: A cursor, as the streams' query serializers read it (streams/queries.py): 400 outside.
