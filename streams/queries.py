@@ -45,9 +45,10 @@ class WaitQuerySerializer(StrictSerializer):
 def stream_query(request: HttpRequest, serializer: type[StrictSerializer]) -> dict[str, Any]:
     """The query, with ``Last-Event-ID`` (what EventSource sends when it reconnects) taking the
     place of ``after``: it is the newer of the two. Both are checked: an ``after`` the schema
-    refuses is a 400 even beside the header."""
+    refuses is a 400 even beside the header, and so is a header sent empty (the schema's is an
+    integer; EventSource sends none while it has no id)."""
     query = validated(serializer, request.GET.dict())
-    resumed = request.headers.get("Last-Event-ID", "").strip()
-    if resumed:
-        query["after"] = validated(serializer, {"after": resumed})["after"]
+    resumed = request.headers.get("Last-Event-ID")
+    if resumed is not None:
+        query["after"] = validated(serializer, {"after": resumed.strip()})["after"]
     return query

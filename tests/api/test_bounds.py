@@ -147,5 +147,11 @@ def test_a_cursor_beyond_the_log_is_a_422_everywhere(started: Any) -> None:
             assert refused.status_code == 422, (path, refused.content)
             assert refused["Content-Type"] == "application/problem+json"
             assert refused.json()["code"] == "after_beyond_log", path
-    resumed = clients[0].get(f"/api/games/{game_id}/stream", **{"Last-Event-ID": "-1"})
-    assert resumed.status_code == 400
+    for resumed in ("-1", "", str(MAX_QUERY_INTEGER + 1)):
+        for path in _cursors(game_id)[2:]:  # the streams: the header takes the place of `after`
+            refused = clients[0].get(path, **{"Last-Event-ID": resumed})
+            assert refused.status_code == 400, (path, resumed)
+            beside = clients[0].get(
+                f"{path}?after={MAX_QUERY_INTEGER + 1}", **{"Last-Event-ID": "0"}
+            )
+            assert beside.status_code == 400, path  # a bad `after` is refused beside the header
