@@ -32,11 +32,12 @@ TEST_ENV = DATABASE_URL="$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/tru
 
 # `make test PROFILE=quick`: every test not marked slow (worker processes, servers, the generated
 # client, schemathesis), 10 property matches per preset and table size. `make test
-# PROFILE=thorough`: everything, 2,000 property matches (before a release, after a referee change).
+# PROFILE=thorough`: everything, 2,000 property matches and 100 schemathesis examples an operation
+# (before a release, after a referee change).
 PROFILE := default
 PROFILE_ENV_quick = TRUC_PROPERTY_EXAMPLES=10
 PROFILE_ARGS_quick = -m "not slow"
-PROFILE_ENV_thorough = TRUC_PROPERTY_PROFILE=thorough
+PROFILE_ENV_thorough = TRUC_PROPERTY_PROFILE=thorough TRUC_SCHEMATHESIS_EXAMPLES=100
 ifeq ($(filter $(PROFILE),quick default thorough),)
 $(error PROFILE is quick, default or thorough, not "$(PROFILE)")
 endif

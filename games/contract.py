@@ -36,6 +36,7 @@ from games.engine.actions import (
 )
 from games.engine.scoring import ENVIDO_CALL_POINTS
 from truc_api.components import REF, Schema, nullable, ref
+from truc_api.pagination import MAX_QUERY_INTEGER
 
 PLAYER_COUNTS = tuple(int(str(n)) for n in engine_rules.OPTION_CHOICES["players"])
 MAX_PLAYERS = max(PLAYER_COUNTS)
@@ -376,6 +377,7 @@ def _action_schemas() -> dict[str, Schema]:
     version = {
         "type": "integer",
         "minimum": 0,
+        "maximum": MAX_QUERY_INTEGER,
         "description": "The game `version` the client acted on; a 409 `stale_version` if it moved.",
     }
     return {

@@ -143,3 +143,15 @@ def rules_error(error: InvalidRules) -> InvalidRequest:
     if error.code in REFUSED_TOGETHER:
         return RulesRefused(error, field)
     return InvalidRequest(error, field)
+
+
+class CursorAhead(ApplicationError):
+    """A well-formed cursor that no log has reached: a 422, with the version to ask from."""
+
+    code = "after_beyond_log"
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    title = "There is no event at that seq yet."
+
+    def __init__(self, version: int, what: str = "the game's last event") -> None:
+        message = f"The cursor is beyond {what} ({version}): use a seq you received."
+        super().__init__(message, extra={"current_version": version})

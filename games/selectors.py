@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import contract, engine
-from games.errors import GameNotFound, GameNotOver
+from games.errors import CursorAhead, GameNotFound, GameNotOver
 from games.models import CamaRecord, Game, GameEvent, GameId, HandRecord, Seat
 from games.rated_results import rating_changes_for
 from games.store.log import (
@@ -170,7 +170,10 @@ def redacted_feed(
 
 def feed_page(game: Game, seat: int | None, after: int, limit: int) -> dict[str, Any]:
     """A page of the feed and its cursor: ask again with ``after``; ``more`` says whether the
-    log already holds events beyond this page."""
+    log already holds events beyond this page. A cursor beyond the log is a 422, as for the
+    long poll and the streams: no page can answer it."""
+    if after > game.version:
+        raise CursorAhead(game.version)
     events = redacted_feed(game, seat, after, limit)
     last = events[-1]["seq"] if events else after
     version = max(game.version, last)  # the row may have been read before the last append

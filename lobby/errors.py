@@ -76,6 +76,15 @@ class PlayerBlocked(ApplicationError):
     title = "You block this player: unblock him first."
 
 
+class NotThePartner(ApplicationError):
+    """A seeker of the seek (its creator) who is not its named partner: he knows the seek, so
+    not a 404, but only the partner confirms it."""
+
+    code = "not_the_partner"
+    status = HTTPStatus.FORBIDDEN
+    title = "Only the seek's named partner confirms it."
+
+
 class NotChallenged(ApplicationError):
     code = "not_challenged"
     status = HTTPStatus.FORBIDDEN

@@ -33,6 +33,7 @@ from games.models import Game
 from lobby import notices, pairing, tables
 from lobby.errors import (
     AlreadySeeking,
+    NotThePartner,
     PlayerBlocked,
     SeekClosed,
     SeekNotFound,
@@ -154,7 +155,7 @@ def confirm_partner(player: Player, seek_id: uuid.UUID | str) -> Seek:
     with transaction.atomic():
         seek = _locked(seek_id, player)
         if seek.partner_id != player.pk:
-            raise SeekNotFound()
+            raise NotThePartner()  # its creator: the seek is his, whatever its status
         if seek.status != Seek.Status.WAITING_PARTNER:
             raise SeekClosed()
         family, size = rating_pool(seek.preset, seek.players)

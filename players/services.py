@@ -289,7 +289,11 @@ def block_of(player: Player, blocked_id: int) -> Block:
 
 
 def unblock(player: Player, blocked_id: int) -> None:
-    Block.objects.filter(blocker=player, blocked_id=blocked_id).delete()
+    """Remove the block; a 404 when there is none, as reading it answers (a DELETE that found
+    nothing to delete says so, and a second one of the same block too)."""
+    deleted, _ = Block.objects.filter(blocker=player, blocked_id=blocked_id).delete()
+    if not deleted:
+        raise BlockNotFound()
 
 
 class NoSuchPlayer(InvalidField):

@@ -2,20 +2,26 @@
 
 The streams are Django async views, which drf-spectacular does not see (it documents DRF's
 views), so this hook writes their operations: ``text/event-stream`` answers, the message types
-with their schemas (``x-sse-messages``, and a component per message that has its own shape),
-the resume rules, and the problem answers with examples built by the code that builds them.
+as a union of one schema per kind of message under a discriminator on ``event`` (so generated
+clients type each message's ``data``), the resume rules, and the problem answers with examples
+built by the code that builds them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
+from games.contract import present
 from games.engine import EVENT_TYPES
+from games.errors import CursorAhead
 from notifications.api.webhooks import body_component
 from notifications.models import GAME_KINDS, Kind
-from streams import notices
-from streams.errors import CursorAhead, TooManyStreams
+from streams import notices, sse
+from streams.errors import TooManyStreams
 from truc_api.authentication import TokenScheme
+from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
 from truc_api.serializers import NOT_AUTHENTICATED
 
@@ -26,10 +32,11 @@ Server-Sent Events (`text/event-stream`): the game's event log as the caller may
 projection as `GET /api/games/{game_id}/events`: a seat never receives another seat's unplayed
 card, a spectator no hidden card at all), then live, each event the moment it is committed.
 
-Messages (`event:` names the type, `data:` is JSON on one line):
+Messages (`event:` names the type, `data:` is JSON on one line; `GameStreamMessage` types each
+kind, keyed by `event`):
 
 - one per event of the log: `id:` is the event's `seq`, `event:` its type (`match_started`,
-  `hand_dealt`, `card_played`, ...), `data:` a `FeedItem`;
+  `hand_dealt`, `card_played`, ...), `data:` that type's `FeedItem` (`CardPlayedEvent`, ...);
 - `view` after each batch of events (and on connecting): the caller's whole view, the `Game` of
   `GET /api/games/{game_id}` (version, legal actions, turn, deadline), so no second request is
   needed; it has no `id:`;
@@ -43,7 +50,7 @@ nothing lost, nothing repeated. The server says `retry:` (milliseconds) for the 
 delay. A game that is over ends its stream once its last events are sent; reconnecting with every
 event in hand answers `204 No Content`, which makes an EventSource stop.
 
-Authentication: `Authorization: Token <token>`, checked at connect and again whenever the player's
+Authentication: `Authorization: Bearer <token>`, checked at connect and again whenever the player's
 tokens are revoked (logout): a revoked token's streams end. Spectators may follow public games
 only. A player may hold a limited number of streams at once (all servers counted), and each
 server a limited number: past either cap the answer is `429 too_many_streams` with
@@ -53,21 +60,6 @@ closes it for good, `readyState` CLOSED, with no reconnection): reopen the strea
 an EventSource reconnects by itself after `retry:`. Browsers: EventSource cannot send the
 header, so read the stream with `fetch()` (its body is a ReadableStream) or a fetch-based
 EventSource; CORS allows `Last-Event-ID`.
-"""
-
-GAME_STREAM_EXAMPLE = """\
-retry: 2000
-
-id: 3
-event: card_played
-data: {"seq":3,"type":"card_played","at":"2025-05-01T18:30:02.101000+00:00","seat":0,\
-"data":{"seat":0,"card":"4B"}}
-
-event: view
-data: {"id":"0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11","version":3,"status":"active",...}
-
-: heartbeat
-
 """
 
 END_SCHEMA = {
@@ -122,79 +114,195 @@ def _too_many() -> dict[str, Any]:
     return response
 
 
-def _stream_content(description: str, example: str, message: str) -> dict[str, Any]:
+def _stream_content(
+    description: str, examples: dict[str, dict[str, Any]], message: str
+) -> dict[str, Any]:
+    """A stream's 200: its messages' union, and an example of each of a few kinds of message,
+    with its fields as the union describes them (the wire's text of them is in the description)."""
+    fields = {
+        name: {"value": {**value, "data": orjson.dumps(value["data"]).decode()}}
+        for name, value in examples.items()
+    }
     return {
         "description": description,
         "content": {
             "text/event-stream": {
                 "schema": {"$ref": f"#/components/schemas/{message}"},
-                "example": example,
+                "examples": fields,
             }
         },
     }
 
 
+def _on_the_wire(examples: dict[str, dict[str, Any]]) -> str:
+    """The examples as the server writes them (streams/sse.py), after its `retry:` line."""
+    chunks = [sse.retry(2000)]
+    for value in examples.values():
+        seq = int(value["id"]) if "id" in value else None
+        chunks.append(sse.message(value["data"], event=value["event"], id=seq))
+    return "\nOn the wire, the examples read:\n\n```\n" + b"".join(chunks).decode() + "```\n"
+
+
+_AT = "2025-05-01T18:30:02.101000+00:00"
+
+GAME_STREAM_EXAMPLES = {
+    "An event": {
+        "event": "card_played",
+        "id": "3",
+        "data": present(3, "card_played", _AT, 0, {"seat": 0, "card": "4B"}),
+    },
+    "The end": {"event": "end", "data": {"reason": "game_over"}},
+}
+
+PLAYER_STREAM_EXAMPLES = {
+    "A notice": {
+        "event": "game_started",
+        "id": "4",
+        "data": {
+            "seq": 4,
+            "kind": "game_started",
+            "at": _AT,
+            "data": {"game_id": _GAME_ID, "preset": "valenciano", "players": 2, "seat": 1},
+        },
+    },
+    "Your turn": {
+        "event": "your_turn",
+        "data": {
+            "game_id": _GAME_ID,
+            "version": 3,
+            "seat": 1,
+            "deadline": "2025-05-02T18:30:02.104000+00:00",
+            "call": None,
+        },
+    },
+}
+
+
 #: An SSE `id:` of this server: a seq, a whole number from 1, written in decimal.
 SEQ_ID = "^[1-9][0-9]*$"
 
+#: The ``id`` of a message the server sends without ``id:``.
+INHERITED_ID = (
+    "Not sent with this message: a reader that follows the HTML standard (EventSource) gives it"
+    " the last `id:` received before it, the cursor to resume from."
+)
 
-def message_schema(
-    description: str, messages: dict[str, str], events: tuple[str, ...], cursor: str
-) -> dict[str, Any]:
-    """One Server-Sent Event: its fields as the wire has them (``data`` is JSON text, ``event``
-    one of ``events``, ``id`` what ``cursor`` says), and in ``x-sse-messages`` the schema of
-    ``data`` for each ``event``."""
-    shapes = ", ".join(f"`{name}`: `{schema}`" for name, schema in messages.items())
+MESSAGE_DESCRIPTION = (
+    " Its fields as the wire has them (`event:`, `id:` when sent, `data:`), each text; `data` is"
+    " JSON on one line, which its `contentSchema` describes (`contentMediaType`"
+    " `application/json`). Switch on `event`: it says which schema `data`'s JSON follows. (A"
+    " block with only `retry:`, and the `: heartbeat` comments, are no messages.)"
+)
+
+
+def message(event: str, data: str, description: str, cursor: str | None) -> dict[str, Any]:
+    """The schema of one kind of message: ``event`` that name, ``data`` the component ``data``
+    as JSON, and an ``id`` (what ``cursor`` says) on the messages a client resumes after; the
+    others send none, and a reader that keeps the standard's last event ID gives them the one
+    before (``INHERITED_ID``)."""
+    properties: dict[str, Any] = {"event": {"type": "string", "enum": [event]}}
+    properties["id"] = {"type": "string", "pattern": SEQ_ID, "description": cursor or INHERITED_ID}
+    properties["data"] = {
+        "type": "string",
+        "contentMediaType": "application/json",
+        "contentSchema": _ref(data),
+        "description": f"JSON on one line: a `{data}`.",
+    }
     return {
         "type": "object",
-        "description": f"{description} The JSON in `data`, by `event`: {shapes}.",
-        "properties": {
-            "id": {"type": "string", "pattern": SEQ_ID, "description": cursor},
-            "event": {"type": "string", "enum": list(events)},
-            "data": {"type": "string", "description": "JSON on one line."},
-            "retry": {"type": "integer", "description": "Milliseconds before reconnecting."},
-        },
-        "required": ["event", "data"],
-        "x-sse-messages": {
-            name: {"$ref": f"#/components/schemas/{schema}"} for name, schema in messages.items()
-        },
+        "description": description,
+        "properties": properties,
+        "required": ["event", "data"] if cursor is None else ["event", "id", "data"],
+        "additionalProperties": False,
     }
 
 
-def _stream_messages() -> dict[str, Any]:
-    game = {"<event type>": "FeedItem", "view": "Game", "end": "StreamEnd"}
-    player = {
-        "<notice kind>": "PlayerNotice",
-        notices.YOUR_TURN: "PlayerTurn",
-        notices.CALL_PENDING: "PlayerTurn",
-        "end": "StreamEnd",
+def messages(
+    description: str, kinds: dict[str, tuple[str, dict[str, Any]]]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """A stream's message union (``oneOf`` under a discriminator on ``event``) and its members
+    by component name, from ``kinds``: event name -> (component, message schema)."""
+    mapping = {event: f"#/components/schemas/{name}" for event, (name, _) in kinds.items()}
+    union = {
+        "description": description + MESSAGE_DESCRIPTION,
+        "oneOf": [{"$ref": target} for target in dict.fromkeys(mapping.values())],
+        "discriminator": {"propertyName": "event", "mapping": mapping},
     }
+    return union, dict(kinds.values())
+
+
+def _kept(kinds: tuple[str, ...], what: str, cursor: str) -> dict[str, tuple[str, dict[str, Any]]]:
+    """The messages of the kinds a stream replays from its log, each ``<Kind><What>Message``
+    with ``data`` a ``<Kind><What>``."""
     return {
-        "GameStreamMessage": message_schema(
-            "A message of a game's stream.",
-            game,
-            (*EVENT_TYPES, *list(game)[1:]),
-            "On an event's message only: the event's `seq` (the same as in `data`), which counts"
-            " the game's events from 1. Send it back as `Last-Event-ID` (or `after`) to resume"
-            " after it; `view` and `end` carry none.",
-        ),
-        "PlayerStreamMessage": message_schema(
-            "A message of a player's stream.",
-            player,
-            (*NOTICE_KINDS, *list(player)[1:]),
-            "On a notice's message only: the notice's `seq` (the same as in `data`), which counts"
-            " this player's notices from 1, across all his games (not a game's event seq). Send"
-            " it back as `Last-Event-ID` (or `after`) to resume after it; turns and `end` carry"
-            " none.",
-        ),
+        kind: (
+            f"{_camel(kind)}{what}Message",
+            message(
+                kind,
+                f"{_camel(kind)}{what}",
+                f"The `{kind}` {what.lower()}, kept in the log.",
+                cursor,
+            ),
+        )
+        for kind in kinds
     }
 
+
+_EVENT_ID = (
+    "The event's `seq` (the same as in `data`), which counts the game's events from 1. Send it"
+    " back as `Last-Event-ID` (or `after`) to resume after it."
+)
+_NOTICE_ID = (
+    "The notice's `seq` (the same as in `data`), which counts this player's notices from 1,"
+    " across all his games (not a game's event seq). Send it back as `Last-Event-ID` (or"
+    " `after`) to resume after it."
+)
+
+
+def _end() -> tuple[str, dict[str, Any]]:
+    closing = "The last message before the server closes the stream."
+    return "StreamEndMessage", message("end", "StreamEnd", closing, None)
+
+
+def _game_messages() -> dict[str, dict[str, Any]]:
+    kinds = _kept(tuple(EVENT_TYPES), "Event", _EVENT_ID)
+    kinds["view"] = (
+        "ViewMessage",
+        message(
+            "view",
+            "Game",
+            "The caller's whole view after a batch of events (and on connecting): not replayed.",
+            None,
+        ),
+    )
+    kinds["end"] = _end()
+    union, members = messages("A message of a game's stream.", kinds)
+    return {"GameStreamMessage": union, **members}
+
+
+def _player_messages() -> dict[str, dict[str, Any]]:
+    kinds = _kept(NOTICE_KINDS, "Notice", _NOTICE_ID)
+    for kind, told in (
+        (notices.YOUR_TURN, "awaits you"),
+        (notices.CALL_PENDING, "awaits your answer to a call"),
+    ):
+        kinds[kind] = (
+            f"{_camel(kind)}Message",
+            message(kind, "PlayerTurn", f"A game that {told} now: not replayed.", None),
+        )
+    kinds["end"] = _end()
+    union, members = messages("A message of a player's stream.", kinds)
+    return {"PlayerStreamMessage": union, **members}
+
+
+#: A cursor, as the streams' query serializers read it (streams/queries.py): 400 outside.
+CURSOR = {"type": "integer", "minimum": 0, "maximum": MAX_QUERY_INTEGER}
 
 CURSOR_HEADER = {
     "name": "Last-Event-ID",
     "in": "header",
     "required": False,
-    "schema": {"type": "integer", "minimum": 0},
+    "schema": CURSOR,
     "description": "The last `id:` received: resume after it (takes the place of `after`).",
 }
 
@@ -212,7 +320,7 @@ def game_stream_operation() -> dict[str, Any]:
         "operationId": "games_stream",
         "tags": ["games"],
         "summary": "Follow a game live (Server-Sent Events)",
-        "description": GAME_STREAM_DESCRIPTION,
+        "description": GAME_STREAM_DESCRIPTION + _on_the_wire(GAME_STREAM_EXAMPLES),
         "parameters": [
             {
                 "name": "game_id",
@@ -225,7 +333,7 @@ def game_stream_operation() -> dict[str, Any]:
                 "name": "after",
                 "in": "query",
                 "required": False,
-                "schema": {"type": "integer", "minimum": 0, "default": 0},
+                "schema": {**CURSOR, "default": 0},
                 "description": "Send the events after this seq (`Last-Event-ID` wins).",
             },
             CURSOR_HEADER,
@@ -234,7 +342,7 @@ def game_stream_operation() -> dict[str, Any]:
         "responses": {
             "200": _stream_content(
                 "The stream: the events after the cursor, the view, then live.",
-                GAME_STREAM_EXAMPLE,
+                GAME_STREAM_EXAMPLES,
                 "GameStreamMessage",
             ),
             "204": {"description": "The game is over and the cursor is at its last event."},
@@ -252,8 +360,9 @@ def game_stream_operation() -> dict[str, Any]:
 PLAYER_STREAM_DESCRIPTION = """\
 Server-Sent Events (`text/event-stream`): what the caller must react to, across all his games.
 
-Notices, kept and replayed (`id:` is the notice's seq, counted per player, `event:` its kind,
-`data:` a `PlayerNotice`):
+Messages (`event:` names the type, `data:` is JSON on one line; `PlayerStreamMessage` types each
+kind, keyed by `event`). Notices, kept and replayed (`id:` is the notice's seq, counted per
+player, `event:` its kind, `data:` that kind's notice, `GameStartedNotice`, ...):
 
 - `game_started`, `game_ended` (won or not, the reason; a rated game's change follows),
   `rating_changed` (before, after, delta), `deadline_near` (the turn times out soon),
@@ -337,8 +446,8 @@ NOTICE_KINDS = (*NOTICE_DATA, *(kind.value for kind in Kind if kind not in GAME_
 
 
 def notice_schemas() -> dict[str, Any]:
-    """``PlayerNotice`` (under a discriminator on ``kind``), a ``<Kind>Notice`` per kind, and
-    the streams' own notices' data."""
+    """A ``<Kind>Notice`` per kind (the ``data`` of its message in ``PlayerStreamMessage``),
+    and the streams' own notices' data."""
     schemas: dict[str, Any] = {
         f"{_camel(kind)}NoticeData": {
             "type": "object",
@@ -348,7 +457,6 @@ def notice_schemas() -> dict[str, Any]:
         }
         for kind, fields in NOTICE_DATA.items()
     }
-    mapping = {kind: f"#/components/schemas/{_camel(kind)}Notice" for kind in NOTICE_KINDS}
     for kind in NOTICE_KINDS:
         schemas[f"{_camel(kind)}Notice"] = {
             "type": "object",
@@ -362,11 +470,6 @@ def notice_schemas() -> dict[str, Any]:
             "required": ["seq", "kind", "at", "data"],
             "additionalProperties": False,
         }
-    schemas["PlayerNotice"] = {
-        "description": "A notice kept in the player's log: switch on `kind`.",
-        "oneOf": [{"$ref": target} for target in mapping.values()],
-        "discriminator": {"propertyName": "kind", "mapping": mapping},
-    }
     return schemas
 
 
@@ -387,33 +490,19 @@ TURN_SCHEMA = {
     "required": ["game_id", "version", "seat", "deadline", "call"],
 }
 
-PLAYER_STREAM_EXAMPLE = """\
-retry: 2000
-
-id: 4
-event: game_started
-data: {"seq":4,"kind":"game_started","at":"2025-05-01T18:30:00.118000+00:00",\
-"data":{"game_id":"0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11","preset":"valenciano","players":2,"seat":1}}
-
-event: your_turn
-data: {"game_id":"0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11","version":3,"seat":1,\
-"deadline":"2025-05-02T18:30:02.104000+00:00","call":null}
-
-"""
-
 
 def player_stream_operation() -> dict[str, Any]:
     return {
         "operationId": "players_stream",
         "tags": ["players"],
         "summary": "Follow everything that concerns you (Server-Sent Events)",
-        "description": PLAYER_STREAM_DESCRIPTION,
+        "description": PLAYER_STREAM_DESCRIPTION + _on_the_wire(PLAYER_STREAM_EXAMPLES),
         "parameters": [
             {
                 "name": "after",
                 "in": "query",
                 "required": False,
-                "schema": {"type": "integer", "minimum": 0, "default": 0},
+                "schema": {**CURSOR, "default": 0},
                 "description": "Send the notices after this seq (`Last-Event-ID` wins).",
             },
             CURSOR_HEADER,
@@ -422,7 +511,7 @@ def player_stream_operation() -> dict[str, Any]:
         "responses": {
             "200": _stream_content(
                 "The stream: the notices after the cursor, the current turns, then live.",
-                PLAYER_STREAM_EXAMPLE,
+                PLAYER_STREAM_EXAMPLES,
                 "PlayerStreamMessage",
             ),
             **_problems(
@@ -463,7 +552,7 @@ def wait_operation() -> dict[str, Any]:
         "tags": ["games"],
         "description": WAIT_DESCRIPTION,
         "parameters": [
-            query("after", {"type": "integer", "minimum": 0, "default": 0}, "Events after it."),
+            query("after", {**CURSOR, "default": 0}, "Events after it."),
             {
                 "name": "game_id",
                 "in": "path",
@@ -514,7 +603,8 @@ def add_streams(result: dict[str, Any], generator: Any, request: Any, public: An
     result["paths"]["/api/games/{game_id}/events/wait"] = {"get": wait_operation()}
     schemas = result["components"]["schemas"]
     schemas |= {
-        **_stream_messages(),
+        **_game_messages(),
+        **_player_messages(),
         "StreamEnd": END_SCHEMA,
         "PlayerTurn": TURN_SCHEMA,
         **notice_schemas(),

@@ -1,22 +1,11 @@
-"""The errors the streams raise; ``truc_api.problems`` answers each."""
+"""The errors the streams raise; ``truc_api.problems`` answers each (a cursor beyond the log
+is ``games.errors.CursorAhead``, as the feed refuses it)."""
 
 from __future__ import annotations
 
 from http import HTTPStatus
 
 from truc_api.problems import ApplicationError
-
-
-class CursorAhead(ApplicationError):
-    """A well-formed cursor that no log has reached: a 422, with the version to ask from."""
-
-    code = "after_beyond_log"
-    status = HTTPStatus.UNPROCESSABLE_ENTITY
-    title = "There is no event at that seq yet."
-
-    def __init__(self, version: int, what: str = "the game's last event") -> None:
-        message = f"The cursor is beyond {what} ({version}): use a seq you received."
-        super().__init__(message, extra={"current_version": version})
 
 
 class TooManyStreams(ApplicationError):

@@ -10,11 +10,11 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
+from games.errors import CursorAhead
 from games.models import Game, GameId
 from games.selectors import feed_page, visible_game
 from players.models import Player
 from streams import bus, game_stream, hub
-from streams.errors import CursorAhead
 from streams.limits import limits
 
 

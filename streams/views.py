@@ -25,8 +25,8 @@ from django.http import (
 
 from games import selectors
 from games.api.serializers import FeedPageSerializer
+from games.errors import CursorAhead
 from streams import game_stream, hub, long_poll, player_stream, sse, tokens
-from streams.errors import CursorAhead
 from streams.limits import limits
 from streams.queries import (
     GameStreamQuerySerializer,

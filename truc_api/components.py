@@ -32,11 +32,21 @@ def nullable(schema: Schema) -> Schema:
 _nullable = nullable  # ``component``'s flag of the same name hides the function in its body
 
 
-def component(name: str, *, many: bool = False, nullable: bool = False, **kwargs: Any) -> Any:
-    """A field documented as the component ``name`` (a list of it with ``many``)."""
+def component(
+    name: str,
+    *,
+    many: bool = False,
+    nullable: bool = False,
+    length: int | None = None,
+    **kwargs: Any,
+) -> Any:
+    """A field documented as the component ``name`` (a list of it with ``many``, of exactly
+    ``length`` items if given)."""
     schema = ref(name)
     if many:
         schema = {"type": "array", "items": schema}
+        if length is not None:
+            schema |= {"minItems": length, "maxItems": length}
     if nullable:
         schema = _nullable(schema)
     # A class of its own: DRF rebuilds a serializer's fields from their class for each instance,

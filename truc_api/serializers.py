@@ -23,6 +23,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.fields import SkipField
 
+from truc_api.bounds import MAX_ID, MAX_RATING, MIN_RATING
 from truc_api.problems import (
     NO_RESOURCE,
     PROBLEM_CONTENT_TYPE,
@@ -92,6 +93,16 @@ def _wrong_type(
 
 
 _DIGITS = re.compile(r"-?[0-9]{1,18}")
+
+
+def player_id_field(**kwargs: Any) -> serializers.IntegerField:
+    """A player's id in a request body: a bigint from 1 (``truc_api.bounds``)."""
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+def rating_field(**kwargs: Any) -> serializers.IntegerField:
+    """A bound of a rating window (``truc_api.bounds``)."""
+    return serializers.IntegerField(min_value=MIN_RATING, max_value=MAX_RATING, **kwargs)
 
 
 def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from corsheaders.defaults import default_headers as default_cors_headers
 from django.core.exceptions import ImproperlyConfigured
 
 from truc_api import __version__
+from truc_api.bounds import PATH_ID
 from truc_api.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -260,6 +261,9 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     ),
     "VERSION": __version__,
     "SERVE_INCLUDE_SCHEMA": False,
+    # An `<int:...>` path parameter is digits (Django's converter) naming a bigint id: beyond
+    # the largest, no row has it (a 404), as the schema says.
+    "PATH_CONVERTER_OVERRIDES": {"int": PATH_ID},
     # 3.1: JSON Schema itself, where "this or null" is `oneOf: [X, {type: null}]`, a form every
     # generator reads; 3.0's `nullable` beside a reference has no type to apply to (3.0.3).
     "OAS_VERSION": "3.1.0",

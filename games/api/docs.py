@@ -211,6 +211,7 @@ _BY_OPERATION: dict[str, list[OpenApiExample]] = {
     "games_events": [
         refusal("After not a number", FeedQuerySerializer, {"after": "x"}),
         _NOT_FOUND,
+        answer("Cursor beyond the log", errors.CursorAhead(12)),
     ],
     "games_history": [_NOT_FOUND],
     "games_export": [

@@ -100,7 +100,7 @@ class ActionSerializer(StrictSerializer):
 
     type = serializers.JSONField()
     card = serializers.JSONField(required=False)
-    expected_version = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0, max_value=MAX_QUERY_INTEGER)
 
 
 class FeedQuerySerializer(StrictSerializer):
@@ -164,13 +164,11 @@ class EnvidoViewSerializer(ReadModelSerializer):
     calls = component("EnvidoCall", many=True, help_text="This hand's envido calls, in order.")
     winner = component("Side", nullable=True, help_text="The side that won an accepted envido.")
     value = serializers.IntegerField(allow_null=True, help_text="The winning value only.")
-    points = serializers.ListField(
-        child=serializers.IntegerField(min_value=0),
-        allow_null=True,
-        min_length=2,
-        max_length=2,
-        help_text="`[side, points]`: the envido's points and the side they go to, scored when"
-        " the hand ends (RULES.md §7); null while nothing is owed.",
+    points = component(
+        "Points",
+        nullable=True,
+        help_text="The envido's points and the side they go to (`kind` `envido`), scored when"
+        " the hand ends (RULES.md §7) as its `hand_ended` lists them; null while nothing is owed.",
     )
 
 
@@ -184,12 +182,11 @@ class FlorViewSerializer(ReadModelSerializer):
     value = serializers.IntegerField(
         allow_null=True, help_text="The winning flor's value, only when the flores were compared."
     )
-    points = serializers.ListField(
-        child=serializers.IntegerField(min_value=0),
-        allow_null=True,
-        min_length=2,
-        max_length=2,
-        help_text="`[side, points]`: the flor's points, scored when the hand ends (§7).",
+    points = component(
+        "Points",
+        nullable=True,
+        help_text="The flor's points and the side they go to (`kind` `flor`), scored when the"
+        " hand ends (§7) as its `hand_ended` lists them; null while nothing is owed.",
     )
 
 
@@ -203,7 +200,11 @@ class HandViewSerializer(ReadModelSerializer):
         "Duel", nullable=True, help_text="Pica-pica: the duel in progress, or the last one played."
     )
     duelists = component(
-        "Seat", many=True, nullable=True, help_text="The duel's two seats, its mano first."
+        "Seat",
+        many=True,
+        nullable=True,
+        length=2,
+        help_text="The duel's two seats, its mano first.",
     )
     earlier_duels = serializers.ListField(
         child=PlaySerializer(many=True), help_text="Pica-pica: the cards played in each duel over."
@@ -220,7 +221,9 @@ class HandViewSerializer(ReadModelSerializer):
     )
     cards_left = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=3),
-        help_text="By seat: how many cards each still holds.",
+        min_length=2,
+        max_length=6,
+        help_text="By seat: how many cards each still holds (as many as the table's players).",
     )
     bazas = serializers.ListField(
         child=PlaySerializer(many=True), help_text="The completed bazas' plays, in order."
@@ -237,14 +240,21 @@ class HandViewSerializer(ReadModelSerializer):
     flor = FlorViewSerializer()
 
 
+def by_side(help_text: str) -> serializers.ListField:
+    """A whole number for each of the two sides, indexed by ``Side``: every table, of 2, 4 or 6
+    players, has two (RULES.md §1: side = seat mod 2)."""
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0),
+        min_length=2,
+        max_length=2,
+        help_text=help_text,
+    )
+
+
 class StateViewSerializer(ReadModelSerializer):
     side = component("Side", nullable=True, help_text="The reader's side; null for a spectator.")
-    scores = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), help_text="By side: this cama's scores."
-    )
-    camas = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), help_text="By side: camas won."
-    )
+    scores = by_side("By side: this cama's scores.")
+    camas = by_side("By side: camas won.")
     match_over = serializers.BooleanField()
     match_winner = component("Side", nullable=True)
     end_reason = component("MatchEndReason", nullable=True)
@@ -354,7 +364,7 @@ class HandRecordSerializer(ReadModelSerializer):
     winner = component("Side", nullable=True, help_text="Null while it is played.")
     reason = component("HandEndReason", nullable=True)
     points = component("Points", many=True)
-    scores = serializers.ListField(child=serializers.IntegerField(), help_text="By side.")
+    scores = by_side("By side: the scores when it was dealt, then after it.")
     first_seq = serializers.IntegerField()
     last_seq = serializers.IntegerField(allow_null=True)
     started_at = serializers.DateTimeField()

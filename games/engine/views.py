@@ -74,7 +74,7 @@ def _hand_view(state: State, hand: Hand, seat: int | None) -> dict[str, Any]:
             "calls": list(hand.envido_calls),
             "winner": hand.envido_winner,
             "value": hand.envido_value,  # the winning value only, as the referee announces it
-            "points": None if hand.envido_points is None else list(hand.envido_points),
+            "points": _owed("envido", hand.envido_points),
         },
         "flor": {
             "sung": list(hand.flor_sung),
@@ -82,9 +82,15 @@ def _hand_view(state: State, hand: Hand, seat: int | None) -> dict[str, Any]:
             "calls": list(hand.flor_calls),
             "winner": hand.flor_winner,
             "value": hand.flor_value,  # the winning value only, when the flores were compared
-            "points": None if hand.flor_points is None else list(hand.flor_points),
+            "points": _owed("flor", hand.flor_points),
         },
     }
+
+
+def _owed(kind: str, owed: tuple[int, int] | None) -> dict[str, Any] | None:
+    """Points owed to a side, scored when the hand ends (RULES.md §7), in the shape a hand's end
+    lists them (``events.POINTS_FIELDS``); None while nothing is owed."""
+    return None if owed is None else dict(zip(ev.POINTS_FIELDS, (kind, *owed), strict=True))
 
 
 def _plays(plays: tuple[tuple[int, str], ...]) -> list[dict[str, Any]]:

@@ -80,7 +80,7 @@ CHALLENGE_EXAMPLE = {
         {"number": 1, "player_id": 9, "accepted": False},
     ],
     "link_token": None,
-    "decline_reason": "",
+    "decline_reason": None,
     "created_at": AT,
     "expires_at": "2026-05-02T20:30:00Z",
     "ended_at": None,

@@ -22,7 +22,7 @@ from players.api.serializers import (
 from players.models import Player
 from truc_api.components import component, component_choice
 from truc_api.pagination import MAX_QUERY_INTEGER
-from truc_api.serializers import StrictSerializer
+from truc_api.serializers import StrictSerializer, player_id_field, rating_field
 
 #: The lobby seats tables of 2 and 4 (6-player tables: /api/games).
 TABLE_SIZES = (2, 4)
@@ -42,6 +42,15 @@ _TURN: _TurnField = {
     "help_text": "Time per turn: seconds for live tables, up to 30 days for correspondence.",
 }
 
+
+class ReasonOrNullField(serializers.ChoiceField):
+    """A reason stored blank when there is none (a CharField), answered as null: "no reason" is
+    no value of the reasons' enum."""
+
+    def to_representation(self, value: Any) -> Any:
+        return None if value == "" else super().to_representation(value)
+
+
 # --- input ---------------------------------------------------------------------------------------
 
 
@@ -53,15 +62,15 @@ class SeekCreateSerializer(StrictSerializer):
     options = RuleOptionsField(required=False, default=dict)
     turn_seconds = serializers.IntegerField(**_TURN)
     rated = serializers.BooleanField(default=True)
-    rating_min = serializers.IntegerField(
+    rating_min = rating_field(
         required=False,
         allow_null=True,
         default=None,
         help_text="The lowest rating you accept; with neither bound, a window around yours that "
         "widens with the time waited.",
     )
-    rating_max = serializers.IntegerField(required=False, allow_null=True, default=None)
-    partner_id = serializers.IntegerField(
+    rating_max = rating_field(required=False, allow_null=True, default=None)
+    partner_id = player_id_field(
         required=False,
         allow_null=True,
         default=None,
@@ -98,13 +107,13 @@ class ChallengeCreateSerializer(StrictSerializer):
     rated = serializers.BooleanField(default=True)
     visibility = serializers.ChoiceField(Game.Visibility.choices, default=Game.Visibility.PUBLIC)
     opponents = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=player_id_field(),
         default=list,
         max_length=2,
         help_text="Player ids for the other side's seats (1, then 3); seats left unnamed are "
         "open to whoever opens the challenge's link.",
     )
-    partner_id = serializers.IntegerField(
+    partner_id = player_id_field(
         required=False, allow_null=True, default=None, help_text="At a table of 4: seat 2."
     )
     expires_in = serializers.IntegerField(
@@ -189,7 +198,11 @@ class ChallengeSerializer(serializers.Serializer[Any]):
         help_text="The private link's token (POST /api/challenges/link/{token}/accept): shown to "
         "the challenger only."
     )
-    decline_reason = serializers.ChoiceField(Challenge.DeclineReason.choices, allow_blank=True)
+    decline_reason = ReasonOrNullField(
+        Challenge.DeclineReason.choices,
+        allow_null=True,
+        help_text="Why it was declined; null unless it was.",
+    )
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True, help_text=ENDED_AT)

@@ -30,6 +30,7 @@ from lobby.api.serializers import (
     RematchSerializer,
 )
 from players.api.requests import player_of
+from truc_api.bounds import MAX_ID
 from truc_api.serializers import (
     NOT_AN_ID,
     RETRY_AFTER,
@@ -210,7 +211,7 @@ class ChatLineView(APIView):
             GAME_ID,
             OpenApiParameter(
                 "line_id",
-                {"type": "integer", "minimum": 1},
+                {"type": "integer", "minimum": 1, "maximum": MAX_ID},
                 OpenApiParameter.PATH,
                 description="The line's id (`id` in its 201, and in the room's list).",
             ),

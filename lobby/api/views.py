@@ -149,6 +149,11 @@ class SeekDetailView(APIView):
         operation_id="seeks_cancel",
         tags=["lobby"],
         summary="Cancel a seek that still waits",
+        description=(
+            "Cancels the seek, which stays on record: reading it answers it with the status"
+            " `cancelled` (as `GET /api/seeks` lists it), and its join answers 409 `seek_closed`"
+            " to the partner (403 `not_the_partner` to its creator, as before it was cancelled)."
+        ),
         responses={
             200: SeekSerializer,
             **error_responses(
@@ -171,6 +176,7 @@ class SeekJoinView(APIView):
             200: SeekSerializer,
             **error_responses(
                 SEEK_NOT_FOUND,
+                error_example("Not the partner", lobby_errors.NotThePartner),
                 error_example("Seek closed", lobby_errors.SeekClosed),
                 error_example("Already seeking", lobby_errors.AlreadySeeking),
             ),

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from players.models import Player, RatingFamily, RatingSize
 from players.ratings import PROVISIONAL_GAMES, START_RATING
-from truc_api.serializers import StrictSerializer
+from truc_api.serializers import StrictSerializer, player_id_field
 
 # Cap what a client may send to be hashed: a megabyte of password costs real CPU to hash.
 PASSWORD_MAX_LENGTH = 256
@@ -84,7 +84,7 @@ class AccountDeleteSerializer(StrictSerializer):
 class BlockCreateSerializer(StrictSerializer):
     """The player to block. Unknown keys are a 400."""
 
-    blocked_id = serializers.IntegerField()
+    blocked_id = player_id_field()
 
 
 # --- output --------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from players.api.serializers import (
     SessionSerializer,
 )
 from players.models import Block
+from truc_api.bounds import PATH_ID
 from truc_api.serializers import (
     NOT_AN_ID,
     NOT_AUTHENTICATED,
@@ -262,9 +263,9 @@ class BlocksView(APIView):
         )
 
 
-# Any whole number: no player has the id 0, and unblocking him is a no-op as any other's.
+# Any id: no player has the id 0, and unblocking him is a 404 as any other's you do not block.
 _BLOCKED_ID = OpenApiParameter(
-    "player_id", {"type": "integer"}, OpenApiParameter.PATH, description="The blocked player's id."
+    "player_id", PATH_ID, OpenApiParameter.PATH, description="The blocked player's id."
 )
 
 
@@ -290,11 +291,12 @@ class BlockDetailView(APIView):
     @extend_schema(
         operation_id="players_me_unblock",
         tags=["players"],
-        summary="Unblock a player (a no-op if you do not block him)",
+        summary="Unblock a player (a 404 if you do not block him)",
         responses={
             204: None,
             **problem_responses(
                 NOT_AUTHENTICATED,
+                error_example("Not blocked", services.BlockNotFound),
                 NOT_AN_ID,
                 THROTTLED,
             ),

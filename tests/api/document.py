@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,23 @@ def conforms(value: Any, component: str, *, exactly: bool = False) -> None:
         root = _closed(root)
     schema = {**root, "$ref": f"#/components/schemas/{component}"}
     jsonschema.Draft202012Validator(schema).validate(value)
+
+
+def member(union: str, key: str) -> str:
+    """The component ``union``'s discriminator maps ``key`` to."""
+    return str(SCHEMAS[union]["discriminator"]["mapping"][key]).rsplit("/", 1)[-1]
+
+
+def message_conforms(message: dict[str, str], union: str) -> None:
+    """A stream's message, its fields as on the wire, is its kind's member of ``union`` with no
+    undocumented field, and the JSON of its ``data`` is exactly what that member's
+    ``contentSchema`` says (a JSON Schema validator only annotates ``contentSchema``)."""
+    conforms(message, union, exactly=True)
+    data = SCHEMAS[member(union, message["event"])]["properties"]["data"]
+    assert data["contentMediaType"] == "application/json"
+    conforms(
+        json.loads(message["data"]), data["contentSchema"]["$ref"].rsplit("/", 1)[-1], exactly=True
+    )
 
 
 def webhook(kind: str) -> dict[str, Any]:

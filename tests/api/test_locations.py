@@ -124,3 +124,16 @@ def test_a_block_is_read_while_it_lasts() -> None:
     assert me.get(where).json()["player"]["id"] == rival.player.pk
     assert me.http.delete(where).status_code == 204
     assert me.get(where).status_code == 404
+
+
+def test_unblocking_a_player_you_do_not_block_is_not_found() -> None:
+    """A DELETE that finds no block says so, as a GET of it does; the second of two as well."""
+    me, rival = make_client(), make_client()
+    where = f"/api/players/me/blocks/{rival.player.pk}"
+    refused = me.http.delete(where)
+    assert (refused.status_code, refused.json()["code"]) == (404, "not_found")
+    assert refused["Content-Type"] == "application/problem+json"
+    assert me.post("/api/players/me/blocks", {"blocked_id": rival.player.pk}).status_code == 201
+    assert me.http.delete(where).status_code == 204
+    assert me.http.delete(where).status_code == 404
+    assert me.http.delete(f"/api/players/me/blocks/{2**63}").status_code == 404

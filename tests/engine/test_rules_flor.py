@@ -349,7 +349,8 @@ def test_flor_views_show_the_own_flor_only_and_the_winning_value_only():
     assert pending == {"ladder": "flor", "call": "flor", "caller": 0, "answering_side": 1}
     table.act(1, "quiero")
     flor = E.view_for(table.state, None)["hand"]["flor"]
-    assert (flor["winner"], flor["value"], flor["points"]) == (1, 35, [1, 6])
+    assert (flor["winner"], flor["value"]) == (1, 35)
+    assert flor["points"] == {"kind": "flor", "side": 1, "points": 6}
     assert "27" not in str(E.view_for(table.state, 1))
 
 

@@ -126,7 +126,9 @@ def test_event_feed_pages_with_after_and_limit(table):
     assert seqs("limit=1") == [1]
     assert seqs("after=1&limit=1") == [2]
     assert seqs(f"after={version}") == []
-    assert seqs(f"after={version + 100}") == []
+    beyond = clients[0].get(f"/api/games/{game_id}/events?after={version + 100}")
+    assert (beyond.status_code, beyond.json()["code"]) == (422, "after_beyond_log")
+    assert beyond.json()["current_version"] == version
 
 
 def test_event_feed_says_where_to_ask_next(table):

@@ -89,6 +89,7 @@ def test_four_players_a_partner_an_opponent_and_an_open_seat(make_client):
 def test_decline_with_a_reason_and_cancel(make_client):
     ana, pep = make_client(), make_client()
     first = ana.post("/api/challenges", {**CHALLENGE, "opponents": [pep.player.pk]}).json()
+    assert first["decline_reason"] is None  # no reason while nobody declined: null, not ""
     declined = pep.post(f"/api/challenges/{first['id']}/decline", {"reason": "too_slow"})
     assert declined.json()["status"] == "declined"
     assert declined.json()["decline_reason"] == "too_slow"

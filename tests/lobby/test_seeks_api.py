@@ -151,6 +151,8 @@ def test_partners_queue_together_and_sit_on_one_side(make_client):
     # Not paired while the partner has not confirmed.
     assert joan.post("/api/seeks", four).json()["status"] == "open"
     assert rosa.post(f"/api/seeks/{pair['id']}/join").status_code == 404  # not the partner
+    own = ana.post(f"/api/seeks/{pair['id']}/join")  # hers, but the partner confirms it
+    assert (own.status_code, own.json()["code"]) == (403, "not_the_partner")
     joined = pep.post(f"/api/seeks/{pair['id']}/join")
     assert joined.status_code == 200 and joined.json()["status"] == "matched", joined.json()
     seats = dict(
@@ -185,3 +187,21 @@ def test_a_match_found_is_told_on_both_players_streams(make_client):
         [notice] = PlayerNotice.objects.filter(player=client.player, kind="match_found")
         assert notice.data["game_id"] == game_id
         assert sorted(notice.data["seats"]) == sorted([ana.player.pk, pep.player.pk])
+
+
+def test_a_cancelled_seek_stays_readable_and_its_join_says_why_not(make_client):
+    """DELETE cancels: the seek is still read (status `cancelled`), listed, and its join answers
+    the partner that it is closed and its creator that only the partner joins, never a 404."""
+    ana, pep = make_client(), make_client()
+    pair = ana.post("/api/seeks", {**SEEK, "players": 4, "partner_id": pep.player.pk}).json()
+    cancelled = ana.http.delete(f"/api/seeks/{pair['id']}")
+    assert (cancelled.status_code, cancelled.json()["status"]) == (200, "cancelled")
+    read = ana.get(f"/api/seeks/{pair['id']}")
+    assert (read.status_code, read.json()["status"]) == (200, "cancelled")
+    assert [seek["id"] for seek in ana.get("/api/seeks").json()] == [pair["id"]]
+    own = ana.post(f"/api/seeks/{pair['id']}/join")
+    assert (own.status_code, own.json()["code"]) == (403, "not_the_partner")
+    late = pep.post(f"/api/seeks/{pair['id']}/join")
+    assert (late.status_code, late.json()["code"]) == (409, "seek_closed")
+    again = ana.http.delete(f"/api/seeks/{pair['id']}")
+    assert (again.status_code, again.json()["code"]) == (409, "seek_closed")

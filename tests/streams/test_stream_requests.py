@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import pytest
 
-from tests.api.document import SCHEMAS, conforms
+from tests.api.document import SCHEMAS, member, message_conforms
 from tests.streams.sse_client import Message
 
 pytestmark = pytest.mark.django_db
@@ -113,36 +112,38 @@ def test_a_browser_may_resume_a_stream_from_an_allowed_origin(table, client, set
     assert "Access-Control-Allow-Origin" not in elsewhere
 
 
-def _wire(body: bytes) -> list[dict[str, Any]]:
-    """Each message as its fields are on the wire (every value text, `retry` a number)."""
+def wire_messages(body: bytes) -> list[dict[str, str]]:
+    """Each message's fields as on the wire (every value text); a block without ``data`` (the
+    ``retry:`` line) is no message."""
     found = []
     for block in body.decode().split("\n\n"):
-        fields: dict[str, Any] = dict(line.split(": ", 1) for line in block.splitlines())
-        if "retry" in fields:
-            fields["retry"] = int(fields["retry"])
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
         if "data" in fields:
             found.append(fields)
     return found
 
 
 def test_each_streams_message_ids_are_the_documented_seqs(table, make_client) -> None:
-    """A game stream's `id:` is its event's seq, a player stream's his notice's seq: each as the
-    document's pattern says, and the same as the `seq` in its data."""
+    """Each message is its kind's schema in the document's union, its data's JSON that kind's
+    `contentSchema`, with no undocumented key; a game stream's `id:` is its event's seq, a player
+    stream's his notice's seq: each as the document's pattern says, and the same as the `seq` in
+    its data."""
     game_id, clients = table("valenciano", players=2)
     challenge = {"preset": "valenciano", "opponents": [clients[1].player.pk], "rated": False}
     assert make_client().post("/api/challenges", challenge).status_code == 201
-    for url, component, told in (
+    for url, union, told in (
         (f"/api/games/{game_id}/stream", "GameStreamMessage", {"match_started", "hand_dealt"}),
         ("/api/stream", "PlayerStreamMessage", {"challenge_received"}),
     ):
         response = clients[1].get(url)
         assert response.status_code == 200
-        pattern = re.compile(SCHEMAS[component]["properties"]["id"]["pattern"])
         numbered = []
-        for message in _wire(response.content):
-            conforms(message, component, exactly=True)
+        for message in wire_messages(response.content):
+            message_conforms(message, union)
+            kind = SCHEMAS[member(union, message["event"])]
+            assert ("id" in message) == ("id" in kind["required"])
             if "id" in message:
-                assert pattern.fullmatch(message["id"])
+                assert re.fullmatch(kind["properties"]["id"]["pattern"], message["id"])
                 assert int(message["id"]) == json.loads(message["data"])["seq"]
                 numbered.append(message)
         assert {message["event"] for message in numbered} >= told, url

@@ -425,7 +425,7 @@ export function openTable(main, gameId, { toast }) {
       parts.push(h("p", { class: "whose-turn", data_seat: state.turn, text }));
     }
     if (hand && hand.envido.winner !== null && hand.envido.points) {
-      parts.push(h("p", { class: "envido-result", text: t("envido_won", { points: hand.envido.points[1], side: sideName(hand.envido.points[0]), value: hand.envido.value }) }));
+      parts.push(h("p", { class: "envido-result", text: t("envido_won", { points: hand.envido.points.points, side: sideName(hand.envido.points.side), value: hand.envido.value }) }));
     }
     if (hand && hand.bazas.length) {
       parts.push(

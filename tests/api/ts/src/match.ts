@@ -2,15 +2,20 @@
 // openapi-fetch calls): no cast, no `any`. tests/api/test_typescript_client.py generates
 // src/generated/schema.d.ts, type-checks this under `tsc --strict` and runs it against a live
 // server. It sends back the legal actions it is offered, keeps the score from the typed events
-// of the feed alone, and reads a problem's code; `notified` and `noticed` switch on every
-// webhook's and stream notice's kind (type-checked only: nothing sends them to this program).
+// of the feed alone, and reads a problem's code; `notified` switches on every webhook's kind
+// (type-checked only: nothing sends webhooks to this program). It reads both streams (finite
+// through the live server's WSGI: what the log holds, then the stream ends), typed by the
+// document's message unions alone: no table of event names, no check beyond parsing the JSON.
 import createClient from "openapi-fetch";
 
 import type { components, paths } from "./generated/schema.js";
 
 type Schemas = components["schemas"];
-type FeedItem = Schemas["FeedItem"];
-type Game = Schemas["Game"];
+type FeedItem = Awaited<ReturnType<typeof readFeed>>["events"][number];
+// A game as openapi-fetch answers it: its response types turn tuples into arrays
+// (openapi-typescript-helpers' `Readable`), so by-side lists are typed by length only where the
+// schema's own types are used (the streams' messages below).
+type Game = Awaited<ReturnType<typeof read>>;
 
 // Node's globals, which the DOM library does not declare (no @types/node is installed).
 declare const process: { env: Record<string, string | undefined>; exitCode?: number };
@@ -35,7 +40,15 @@ async function signUp(username: string) {
 
 type Client = Awaited<ReturnType<typeof signUp>>;
 
-async function read(client: Client, gameId: string): Promise<Game> {
+async function readFeed(client: Client, gameId: string) {
+  const { data } = await client.GET("/api/games/{game_id}/events", {
+    params: { path: { game_id: gameId }, query: { after: 0, limit: 500 } },
+  });
+  if (data === undefined) fail("the feed");
+  return data;
+}
+
+async function read(client: Client, gameId: string) {
   const { data, error } = await client.GET("/api/games/{game_id}", {
     params: { path: { game_id: gameId } },
   });
@@ -114,24 +127,91 @@ export function notified(body: Schemas["Notification"]): string {
   }
 }
 
-/** A player's stream: each kept notice switched on `kind`, each `data` typed. */
-export function noticed(notice: Schemas["PlayerNotice"]): string {
-  switch (notice.kind) {
-    case "game_started":
-      return `game ${notice.data.game_id} (${notice.data.preset}) started: seat ${notice.data.seat}`;
-    case "game_ended":
-      return `game ${notice.data.game_id} ended: ${notice.data.won === true ? "won" : "not won"}`;
-    case "rating_changed":
-      return `${notice.data.family} ${notice.data.size}: ${notice.data.before} → ${notice.data.after}`;
-    case "deadline_near":
-      return `game ${notice.data.game_id}: seat ${notice.data.seat} times out soon`;
-    case "player_joined":
-      return `player ${notice.data.player_id} took seat ${notice.data.seat}`;
-    case "challenge_declined":
-      return `challenge ${notice.data.challenge_id} declined (${notice.data.reason})`;
-    default:
-      return `${notice.kind} (a lobby notice: its webhook's data)`;
+/**
+ * The messages of a stream's text: each block's fields (`event`, `id`), with the JSON of `data:`
+ * parsed in place, which the generated types give as its `contentSchema` (generate.mjs). Parsing
+ * the JSON is the only check: the generated `Message` union says what each one is.
+ */
+function decode<Message>(text: string): Message[] {
+  const found: Message[] = [];
+  for (const block of text.split("\n\n")) {
+    const fields = new Map<string, string>();
+    for (const line of block.split("\n")) {
+      const colon = line.indexOf(": ");
+      if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
+    }
+    const event = fields.get("event");
+    const id = fields.get("id");
+    const data = fields.get("data");
+    if (event === undefined || data === undefined) continue; // `retry:` alone, a comment
+    const cursor = id === undefined ? "" : `"id":${JSON.stringify(id)},`;
+    found.push(JSON.parse(`{"event":${JSON.stringify(event)},${cursor}"data":${data}}`));
   }
+  return found;
+}
+
+/** A game's stream as a client follows it: each message switched on `event`, `data` typed. */
+function followGame(messages: Schemas["GameStreamMessage"][]) {
+  const seen = { events: 0, cards: 0, version: -1, scores: [0, 0], ended: "", winnerCamas: 0 };
+  for (const message of messages) {
+    switch (message.event) {
+      case "view": {
+        const { state, version, winner_side: winner } = message.data;
+        seen.version = version;
+        // By side, two of them: indexed by a side, a count is a number, never undefined.
+        if (state !== null && winner !== null) seen.winnerCamas = state.camas[winner];
+        break;
+      }
+      case "end":
+        seen.ended = message.data.reason;
+        break;
+      case "card_played":
+        seen.cards += message.data.data.card.length > 0 ? 1 : 0;
+        seen.events += 1;
+        break;
+      case "hand_ended":
+        seen.scores = [...message.data.data.scores];
+        seen.events += 1;
+        break;
+      default:
+        // Every other event: its `id:` is its seq, as for the two above.
+        if (message.id !== String(message.data.seq)) fail(`${message.event}: id is the seq`);
+        seen.events += 1;
+        break;
+    }
+  }
+  return seen;
+}
+
+/** A player's stream: each message switched on `event`, each `data` typed. */
+export function noticed(message: Schemas["PlayerStreamMessage"]): string {
+  switch (message.event) {
+    case "game_started":
+      return `game ${message.data.data.game_id} (${message.data.data.preset}) started`;
+    case "game_ended":
+      return `game ${message.data.data.game_id} ended: ${message.data.data.won === true ? "won" : "not won"}`;
+    case "rating_changed":
+      return `${message.data.data.family} ${message.data.data.size}: ${message.data.data.before} → ${message.data.data.after}`;
+    case "deadline_near":
+      return `game ${message.data.data.game_id}: seat ${message.data.data.seat} times out soon`;
+    case "player_joined":
+      return `player ${message.data.data.player_id} took seat ${message.data.data.seat}`;
+    case "challenge_declined":
+      return `challenge ${message.data.data.challenge_id} declined (${message.data.data.reason})`;
+    case "your_turn":
+    case "call_pending":
+      return `${message.event}: game ${message.data.game_id} v${message.data.version}`;
+    case "end":
+      return `end: ${message.data.reason}`;
+    default:
+      return `notice ${message.id}: ${message.event} (a lobby notice: its webhook's data)`;
+  }
+}
+
+async function playerStream(client: Client): Promise<Schemas["PlayerStreamMessage"][]> {
+  const { data } = await client.GET("/api/stream", { parseAs: "text" });
+  if (data === undefined) fail("the player's stream");
+  return decode(data);
 }
 
 async function main(): Promise<void> {
@@ -168,6 +248,12 @@ async function main(): Promise<void> {
     const view = views[seat];
     const client = clients[seat];
     if (view === undefined || client === undefined || view.state === null) fail("one may act");
+    if (turn === 0) {
+      // The seat to move is told so on his stream, after the notice that the game started.
+      const told = (await playerStream(client)).map(noticed);
+      if (!told.includes(`game ${gameId} (valenciano) started`)) fail(`not told: ${told.join()}`);
+      if (!told.includes(`your_turn: game ${gameId} v${view.version}`)) fail("no your_turn");
+    }
     const legal = view.state.legal_actions[turn % view.state.legal_actions.length];
     if (legal === undefined) fail("a legal action");
     // A listed legal action goes back as it is, with the version it was listed at.
@@ -194,17 +280,28 @@ async function main(): Promise<void> {
   const reason: Schemas["FieldErrorCode"] | undefined = renamed.error?.errors?.[0]?.code;
   if (reason !== "bot_name") fail(`a bot's name: bot_name expected, not ${String(reason)}`);
 
-  const feed = await guest.GET("/api/games/{game_id}/events", {
-    params: { path: { game_id: gameId }, query: { after: 0, limit: 500 } },
-  });
-  if (feed.data === undefined) fail("the feed");
-  if (feed.data.more || feed.data.after !== final.version) fail("one page holds the match");
-  const tally = replay(feed.data.events, 1);
+  const feed = await readFeed(guest, gameId);
+  if (feed.more || feed.after !== final.version) fail("one page holds the match");
+  const tally = replay(feed.events, 1);
   const state = final.state;
   if (tally.winner !== final.winner_side) fail("the events name the winner");
   if (tally.camas.join() !== state.camas.join()) fail("the events count the camas");
   if (tally.scores.join() !== state.scores.join()) fail("the events keep the score");
   if (tally.cards === 0) fail("cards were played");
+
+  const stream = await guest.GET("/api/games/{game_id}/stream", {
+    params: { path: { game_id: gameId }, query: { after: 0 } },
+    parseAs: "text",
+  });
+  if (stream.data === undefined) fail("the game's stream");
+  const followed = followGame(decode(stream.data));
+  if (followed.events !== final.version) fail("the stream holds every event of the log");
+  if (followed.version !== final.version) fail("the stream's view is the last version");
+  if (followed.cards !== tally.cards) fail("the stream and the feed agree on the cards played");
+  if (followed.scores.join() !== state.scores.join()) fail("the stream keeps the score");
+  if (followed.winnerCamas < 1) fail("the winner won a cama");
+  const ended = (await playerStream(host)).map(noticed);
+  if (!ended.some((line) => line.startsWith(`game ${gameId} ended`))) fail("no game_ended");
   console.log(`match over: side ${String(final.winner_side)} won, ${final.version} events`);
 }
 
