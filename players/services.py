@@ -218,7 +218,8 @@ def update_profile(
 
 
 def change_password(player: Player, *, current: str, new: str, keep: Any = None) -> Player:
-    """A new password; every token but ``keep`` (the request's own) is revoked."""
+    """A new password; every login token but ``keep`` (the request's own) is revoked. Apps'
+    and personal tokens stay: each was given on purpose, and is revoked on its own."""
     if not player.check_password(current):
         raise WrongPassword("current_password")
     try:
@@ -229,7 +230,7 @@ def change_password(player: Player, *, current: str, new: str, keep: Any = None)
         player.set_password(new)
         player.save(update_fields=["password"])
         tokens = AuthToken.objects.filter(user=player)
-        if keep is not None:
+        if isinstance(keep, AuthToken):  # a login token; a delegated one is not among these
             tokens = tokens.exclude(digest=keep.digest)
         tokens.delete()
     logger.info("account.password_changed", player_id=player.pk)

@@ -17,6 +17,7 @@ from streams import notices
 from streams.errors import CursorAhead, TooManyStreams
 from truc_api.authentication import TokenScheme
 from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
+from truc_api.scopes import GAMES_READ
 from truc_api.serializers import NOT_AUTHENTICATED
 
 _GAME_ID = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
@@ -226,7 +227,7 @@ def game_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{TokenScheme.name: []}],
+        "security": [{TokenScheme.name: []}, {"oauth2": GAMES_READ}],
         "responses": {
             "200": _stream_content(
                 "The stream: the events after the cursor, the view, then live.",
@@ -414,7 +415,7 @@ def player_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{TokenScheme.name: []}],
+        "security": [{TokenScheme.name: []}, {"oauth2": GAMES_READ}],
         "responses": {
             "200": _stream_content(
                 "The stream: the notices after the cursor, the current turns, then live.",
@@ -478,7 +479,7 @@ def wait_operation() -> dict[str, Any]:
                 "Seconds to wait for one, at most 30.",
             ),
         ],
-        "security": [{TokenScheme.name: []}],
+        "security": [{TokenScheme.name: []}, {"oauth2": GAMES_READ}],
         "responses": {
             "200": {
                 "description": "The feed's page after `after` (no events when the wait timed out).",

@@ -28,6 +28,7 @@ from truc_api.problems import (
     ApplicationError,
     problem_of,
 )
+from truc_api.scopes import MissingScope
 from truc_api.serializers import StrictSerializer
 
 T = TypeVar("T")
@@ -212,6 +213,7 @@ def postprocess(
         for method, operation in item.items():
             if (path, method) in drf:
                 negotiated(operation)
+            scoped(operation)
             throttled = operation.get("responses", {}).get("429")
             if throttled is not None:
                 throttled.setdefault("headers", {})["Retry-After"] = RETRY_AFTER
@@ -244,6 +246,23 @@ def negotiated(operation: dict[str, Any]) -> None:
     if "application/json" in operation.get("requestBody", {}).get("content", {}):
         refused = exceptions.UnsupportedMediaType("text/plain")
         answers.setdefault("415", _problem_answer("Not JSON", refused))
+    operation["responses"] = dict(sorted(answers.items()))
+
+
+def scoped(operation: dict[str, Any]) -> None:
+    """An operation a delegated token needs a scope for (its `oauth2` security requirement, read
+    from the view's ``required_scopes``) answers a token without it 403 `missing_scope`."""
+    needed = [scope for need in operation.get("security", []) for scope in need.get("oauth2", [])]
+    if not needed:
+        return
+    answers = operation.setdefault("responses", {})
+    example = _problem_answer("Missing scope", MissingScope(needed[0]))
+    refused = answers.setdefault("403", example)
+    if refused is not example:
+        content = refused.setdefault("content", {}).setdefault(PROBLEM_CONTENT_TYPE, {})
+        content.setdefault("schema", {"$ref": "#/components/schemas/Problem"})
+        examples = example["content"][PROBLEM_CONTENT_TYPE]["examples"]
+        content.setdefault("examples", {}).update(examples)
     operation["responses"] = dict(sorted(answers.items()))
 
 

@@ -37,6 +37,7 @@ from lobby.api.serializers import (
 from lobby.lookups import by_id
 from lobby.models import Challenge, Seek
 from players.api.requests import player_of
+from truc_api.scopes import GAMES_READ, LOBBY_WRITE
 from truc_api.serializers import (
     RETRY_AFTER,
     UNKNOWN_FIELD,
@@ -64,6 +65,8 @@ def _where(http_status: int, created: Seek | Challenge) -> dict[str, str]:
 
 
 class SeeksView(APIView):
+    required_scopes = {"GET": GAMES_READ, "POST": LOBBY_WRITE}
+
     @extend_schema(
         operation_id="seeks_list",
         tags=["lobby"],
@@ -131,6 +134,8 @@ class SeeksView(APIView):
 
 
 class SeekDetailView(APIView):
+    required_scopes = {"GET": GAMES_READ, "DELETE": LOBBY_WRITE}
+
     @extend_schema(
         operation_id="seeks_read",
         tags=["lobby"],
@@ -162,6 +167,8 @@ class SeekDetailView(APIView):
 
 
 class SeekJoinView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="seeks_join",
         tags=["lobby"],
@@ -190,6 +197,8 @@ def _challenge_out(request: Request, challenge: Challenge, http_status: int = 20
 
 
 class ChallengesView(APIView):
+    required_scopes = {"GET": GAMES_READ, "POST": LOBBY_WRITE}
+
     @extend_schema(
         operation_id="challenges_list",
         tags=["lobby"],
@@ -249,6 +258,8 @@ class ChallengesView(APIView):
 
 
 class ChallengeDetailView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="challenges_read",
         tags=["lobby"],
@@ -267,6 +278,8 @@ _ANSWER_ERRORS = (CHALLENGE_NOT_FOUND, CHALLENGE_CLOSED, CHALLENGE_EXPIRED, NOT_
 
 
 class ChallengeAcceptView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_accept",
         tags=["lobby"],
@@ -280,6 +293,8 @@ class ChallengeAcceptView(APIView):
 
 
 class ChallengeLinkView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="challenges_link_read",
         tags=["lobby"],
@@ -292,6 +307,8 @@ class ChallengeLinkView(APIView):
 
 
 class ChallengeLinkAcceptView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_link_accept",
         tags=["lobby"],
@@ -313,6 +330,8 @@ class ChallengeLinkAcceptView(APIView):
 
 
 class ChallengeDeclineView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_decline",
         tags=["lobby"],
@@ -328,6 +347,8 @@ class ChallengeDeclineView(APIView):
 
 
 class ChallengeCancelView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_cancel",
         tags=["lobby"],

@@ -20,6 +20,7 @@ from players.api.serializers import (
     SessionSerializer,
 )
 from players.models import Block
+from truc_api.scopes import ACCOUNT_MANAGE, ANY_TOKEN, PROFILE_READ
 from truc_api.serializers import (
     NOT_AN_ID,
     NOT_AUTHENTICATED,
@@ -124,6 +125,8 @@ class LoginView(APIView):
 
 
 class LogoutView(APIView):
+    required_scopes = ANY_TOKEN
+
     @extend_schema(
         operation_id="auth_logout",
         tags=["auth"],
@@ -138,6 +141,8 @@ class LogoutView(APIView):
 
 
 class LogoutAllView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
     @extend_schema(
         operation_id="auth_logout_all",
         tags=["auth"],
@@ -152,6 +157,8 @@ class LogoutAllView(APIView):
 
 
 class PasswordView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
     # A password is checked here: the "login" rate applies, as to logging in.
     throttle_scope = "login"
 
@@ -190,6 +197,8 @@ class PasswordView(APIView):
 
 
 class AccountDeleteView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
     throttle_scope = "login"
 
     @extend_schema(
@@ -217,6 +226,8 @@ class AccountDeleteView(APIView):
 
 
 class BlocksView(APIView):
+    required_scopes = {"GET": PROFILE_READ, "POST": ACCOUNT_MANAGE}
+
     @extend_schema(
         operation_id="players_me_blocks",
         tags=["players"],
@@ -269,6 +280,8 @@ _BLOCKED_ID = OpenApiParameter(
 
 
 class BlockDetailView(APIView):
+    required_scopes = {"GET": PROFILE_READ, "DELETE": ACCOUNT_MANAGE}
+
     @extend_schema(
         operation_id="players_me_blocks_read",
         tags=["players"],
