@@ -13,6 +13,7 @@ primary key, so the subclass asks for both in one indexed lookup instead, with t
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from functools import cache
 from typing import Any
@@ -32,6 +33,7 @@ from knox.models import AuthToken
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from oauth2_provider.contrib.rest_framework import OAuth2Authentication
+from oauth2_provider.models import AccessToken
 from rest_framework.authentication import get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
@@ -161,21 +163,29 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # kno
 
 class DelegatedTokenAuthentication(OAuth2Authentication):  # type: ignore[misc]  # no type hints
     """django-oauth-toolkit's bearer-token authentication, for the delegated tokens only: an
-    OAuth app's access token, or a personal token. Their scopes are checked by the view's
-    permission (truc_api/scopes.py). A prefixed token that is unknown, expired or revoked, or
-    whose player is inactive, is a 401, as a bad login token is."""
+    OAuth app's access token, or a personal token, found by its checksum as the toolkit stores
+    it (``COMPLIANT_BCP_RFC9700_TOKEN_STORAGE``) and held to the toolkit's ``is_valid``. The
+    token is read from the header as a login token is (``Bearer`` or ``Token``), which oauthlib
+    would not do. Its scopes are checked by the view's permission (truc_api/scopes.py). A
+    prefixed token that is unknown, expired or revoked, or whose player is inactive, is a 401,
+    as a bad login token is."""
 
-    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, Any] | None:
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, AccessToken] | None:
         header = get_authorization_header(request).split()
         if len(header) != 2 or header[0].decode(errors="replace").lower() not in PREFIXES:
             return None
         if not is_delegated(header[1]):
             return None
-        result: tuple[AbstractBaseUser, Any] | None = super().authenticate(request)
-        if result is None or not result[0].is_active:
+        try:
+            checksum = hashlib.sha256(header[1]).hexdigest()
+        except (UnicodeError, ValueError, TypeError):
+            raise _invalid() from None
+        found = AccessToken.objects.select_related("user").filter(token_checksum=checksum)
+        token = found.first()
+        if token is None or not token.is_valid() or not token.user.is_active:
             raise _invalid()
-        structlog.contextvars.bind_contextvars(player_id=result[0].pk)
-        return result
+        structlog.contextvars.bind_contextvars(player_id=token.user.pk)
+        return token.user, token
 
     def authenticate_header(self, request: Any) -> str:
         return "Bearer"
