@@ -180,6 +180,9 @@ IDEMPOTENCY_HOURS = env.int("IDEMPOTENCY_HOURS", default=24)
 # A player waits at so many open games at most, and an open game waits so long for its players.
 OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)
 OPEN_GAME_TTL_HOURS = env.float("OPEN_GAME_TTL_HOURS", default=24.0)
+# A guest (POST /api/auth/guest) who has not signed in for this long and sits at no open or
+# active table is removed, his finished games kept under an anonymous name.
+GUEST_IDLE_DAYS = env.float("GUEST_IDLE_DAYS", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep_overdue_turns",
@@ -189,6 +192,11 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-ratings": {
         "task": "games.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
+    },
+    # Guests idle for GUEST_IDLE_DAYS, erased as a deleted account is (games/accounts.py).
+    "remove-idle-guests": {
+        "task": "games.tasks.remove_idle_guests",
+        "schedule": timedelta(hours=1),
     },
     # Open games that never filled (games/open_tables.py).
     "expire-open-games": {

@@ -14,8 +14,10 @@ from players.api.serializers import (
     AccountDeleteSerializer,
     BlockCreateSerializer,
     BlockSerializer,
+    ClaimSerializer,
     LoginSerializer,
     PasswordChangeSerializer,
+    PlayerSerializer,
     RegisterSerializer,
     SessionSerializer,
 )
@@ -122,6 +124,64 @@ class LoginView(APIView):
         serializer.is_valid(raise_exception=True)
         session = services.log_in(**serializer.validated_data, request=request)
         return Response(output(SessionSerializer, session))
+
+
+class GuestView(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    # An account a request: the "login" rate, counted per client address.
+    throttle_scope = "login"
+
+    @extend_schema(
+        operation_id="auth_guest",
+        tags=["auth"],
+        summary="Play at once as a guest: a generated name and a token, no password",
+        request=None,
+        responses={201: SessionSerializer, **problem_responses(THROTTLED)},
+        parameters=[
+            RETRY_AFTER,
+            location("/api/players/[1-9][0-9]*", "the guest's public profile"),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        session = services.start_guest(request=request)
+        return Response(
+            output(SessionSerializer, session),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/api/players/{session.player.pk}"},
+        )
+
+
+class ClaimView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
+    @extend_schema(
+        operation_id="auth_claim",
+        tags=["auth"],
+        summary="Turn your guest account into a full one, keeping its games and history",
+        request=ClaimSerializer,
+        responses={
+            200: PlayerSerializer,
+            **problem_responses(
+                BOT_NAME,
+                UNKNOWN_FIELD,
+                NOT_AUTHENTICATED,
+                error_example("Not a guest", services.NotAGuest),
+                error_example("Username taken", services.UsernameTaken),
+                THROTTLED,
+            ),
+        },
+        parameters=[RETRY_AFTER],
+        examples=[
+            OpenApiExample(
+                "Claim", value={"username": "pep", "password": "s3cret-Pass!"}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(ClaimSerializer, request.data)
+        player = services.claim_guest(player_of(request), **data)
+        return Response(output(PlayerSerializer, player))
 
 
 class LogoutView(APIView):
