@@ -88,6 +88,20 @@ REQUEST_ID = {
     "description": "The request's id: the client's own `X-Request-ID` if short and plain, else"
     " a new one. Every log line of the request carries it.",
 }
+#: The throttles' budgets (draft-ietf-httpapi-ratelimit-headers), on every answer they counted.
+RATE_LIMIT_POLICY = {
+    "schema": {"type": "string"},
+    "required": False,
+    "description": 'Each budget that counted the request: `"user";q=600;w=60` is 600 requests'
+    " a 60-second window. Budgets: `anon` (by address), `user` (by player), `login` (password"
+    " checks), `actions` (a player's actions in his games, apart from `user`); docs/api.md.",
+}
+RATE_LIMIT = {
+    "schema": {"type": "string"},
+    "required": False,
+    "description": 'What is left of each budget: `"user";r=598;t=2` is 598 more requests now,'
+    " and the whole budget back in 2 seconds.",
+}
 #: Every 401 says which scheme to authenticate with (truc_api/problems.py).
 WWW_AUTHENTICATE = {
     "schema": {"type": "string", "enum": ["Bearer"]},
@@ -222,12 +236,17 @@ def postprocess(
                 refused.setdefault("headers", {})["WWW-Authenticate"] = _header("WWW-Authenticate")
             for answer in operation.get("responses", {}).values():
                 answer.setdefault("headers", {})["X-Request-ID"] = _header("X-Request-ID")
+                if (path, method) in drf:  # counted by DRF's throttles (truc_api/throttling.py)
+                    answer["headers"]["RateLimit-Policy"] = _header("RateLimit-Policy")
+                    answer["headers"]["RateLimit"] = _header("RateLimit")
             for callback in operation.get("callbacks", {}).values():
                 for expression in callback.values():
                     for sent in expression.values():
                         # A request the server sends is signed, not sent with a token.
                         sent.setdefault("security", [])
     result["components"]["headers"] = {
+        "RateLimit": RATE_LIMIT,
+        "RateLimit-Policy": RATE_LIMIT_POLICY,
         "WWW-Authenticate": WWW_AUTHENTICATE,
         "X-Request-ID": REQUEST_ID,
     }

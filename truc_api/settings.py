@@ -60,6 +60,8 @@ AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
+    # The throttles' counts as RateLimit-Policy and RateLimit fields (truc_api/throttling.py).
+    "truc_api.throttling.RateLimitHeadersMiddleware",
     "truc_api.request_bodies.ContentLengthRequiredMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -249,6 +251,9 @@ REST_FRAMEWORK = {
         "user": env.str("THROTTLE_RATE_USER", default="600/min"),
         # Views that check a password set throttle_scope = "login".
         "login": env.str("THROTTLE_RATE_LOGIN", default="10/min"),
+        # A player's actions in his games (games/api/views.py ActionView): a budget of their own
+        # instead of "user", so that a client at full speed (a bot) never meets a 429 there.
+        "actions": env.str("THROTTLE_RATE_ACTIONS", default="3000/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }

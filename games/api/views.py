@@ -42,6 +42,7 @@ from truc_api.components import ref
 from truc_api.pagination import Page
 from truc_api.scopes import GAMES_PLAY, GAMES_READ
 from truc_api.serializers import UUID_PATTERN, location, output, validated, validated_query
+from truc_api.throttling import ScopedRateThrottle
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -296,6 +297,9 @@ class ResignView(APIView):
 
 class ActionView(APIView):
     required_scopes = GAMES_PLAY
+    # Actions count on a budget of their own, not on the player's general one (settings.py).
+    throttle_classes = (ScopedRateThrottle,)
+    throttle_scope = "actions"
 
     @extend_schema(
         operation_id="games_act",
