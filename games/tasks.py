@@ -14,10 +14,20 @@ from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import bot_players, clock, engine, open_tables, rated_results, services, timeouts
+from games import (
+    accounts,
+    bot_players,
+    clock,
+    engine,
+    open_tables,
+    rated_results,
+    services,
+    timeouts,
+)
 from games.models import Game, GameEvent, GameId
 
 # Games finished within this many seconds are left to their own rate_game task, which is almost
@@ -71,6 +81,13 @@ def expire_open_games() -> int:
 def rate_game(game_id: GameId) -> int:
     """Rate one finished game; how many rating changes it wrote (0 when there was nothing to do)."""
     return len(rated_results.rate_game(game_id))
+
+
+@shared_task(name="games.tasks.remove_idle_guests")
+def remove_idle_guests() -> int:
+    """The beat's: guests idle for ``GUEST_IDLE_DAYS`` are erased (games/accounts.py)."""
+    idle_since = timezone.now() - timedelta(days=settings.GUEST_IDLE_DAYS)
+    return accounts.remove_idle_guests(idle_since)
 
 
 @shared_task(name="games.tasks.reconcile_ratings")

@@ -25,6 +25,10 @@ class Player(AbstractUser):
         blank=True,
         help_text="When the account was deleted and its personal data erased.",
     )
+    is_guest = models.BooleanField(
+        default=False,
+        help_text="Made by POST /api/auth/guest: no password until claimed; removed when idle.",
+    )
 
     class Meta:
         ordering = ["id"]

@@ -132,6 +132,8 @@ class WrongPassword(InvalidField):
 BOT_PREFIX = "bot-"
 #: The name a deleted account keeps, so its finished games still read whole.
 DELETED_PREFIX = "deleted-"
+#: A guest's generated name, until he claims the account (``claim_guest``).
+GUEST_PREFIX = "guest-"
 
 
 def checked_display_name(name: str) -> str:
@@ -155,7 +157,7 @@ def register_player(
     # shown where there is no display name: none may read as a bot's (players/names.py).
     if (
         reads_as_bot(username)
-        or username.lower().startswith((BOT_PREFIX, DELETED_PREFIX))
+        or username.lower().startswith((BOT_PREFIX, DELETED_PREFIX, GUEST_PREFIX))
         or Player.objects.filter(username__iexact=username).exists()
     ):
         raise UsernameTaken()
@@ -218,7 +220,8 @@ def update_profile(
 
 
 def change_password(player: Player, *, current: str, new: str, keep: Any = None) -> Player:
-    """A new password; every token but ``keep`` (the request's own) is revoked."""
+    """A new password; every login token but ``keep`` (the request's own) is revoked. Apps'
+    and personal tokens stay: each was given on purpose, and is revoked on its own."""
     if not player.check_password(current):
         raise WrongPassword("current_password")
     try:
@@ -229,7 +232,7 @@ def change_password(player: Player, *, current: str, new: str, keep: Any = None)
         player.set_password(new)
         player.save(update_fields=["password"])
         tokens = AuthToken.objects.filter(user=player)
-        if keep is not None:
+        if isinstance(keep, AuthToken):  # a login token; a delegated one is not among these
             tokens = tokens.exclude(digest=keep.digest)
         tokens.delete()
     logger.info("account.password_changed", player_id=player.pk)
@@ -245,13 +248,19 @@ def delete_account(player: Player, *, password: str) -> None:
     resigns his active games); every token dies, so the account can never be used again."""
     if not player.check_password(password):
         raise WrongPassword("password")
+    erase_account(player)
+
+
+def erase_account(player: Player) -> None:
+    """``delete_account``'s work, once the player is known to ask for it (or an idle guest's
+    removal, ``remove_idle_guests``)."""
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         account_deleting.send(sender=Player, player=player)
         player.username = f"{DELETED_PREFIX}{secrets.token_hex(8)}"
         player.display_name = player.email = player.first_name = player.last_name = ""
         player.set_unusable_password()
-        player.is_active = player.is_staff = player.is_superuser = False
+        player.is_active = player.is_staff = player.is_superuser = player.is_guest = False
         player.last_login = None
         player.deleted_at = timezone.now()
         player.challenges_from = Player.ChallengesFrom.EVERYONE
@@ -262,6 +271,60 @@ def delete_account(player: Player, *, password: str) -> None:
             content_type=ContentType.objects.get_for_model(Player), object_id=str(player.pk)
         ).update(object_repr=player.username)
     logger.info("account.deleted", player_id=player.pk)
+
+
+# --- Guests --------------------------------------------------------------------------------------
+
+
+def start_guest(*, request: Any = None) -> Session:
+    """A player with a generated name and no password, logged in at once: he plays casual
+    games until he claims the account (``claim_guest``) or is removed as idle."""
+    for _ in range(5):  # 2^32 names: a clash is rare, and each try is one insert
+        try:
+            with transaction.atomic():
+                player = Player(username=f"{GUEST_PREFIX}{secrets.token_hex(4)}", is_guest=True)
+                player.set_unusable_password()
+                player.save()
+                break
+        except IntegrityError:
+            continue
+    else:
+        raise UsernameTaken()
+    logger.info("account.guest_started", player_id=player.pk)
+    return start_session(player, request=request)
+
+
+class NotAGuest(ApplicationError):
+    code = "not_a_guest"
+    status = HTTPStatus.CONFLICT
+    title = "This account is not a guest's: it has a name and a password already."
+
+
+def claim_guest(player: Player, *, username: str, password: str, display_name: str = "") -> Player:
+    """The guest becomes a full account, the same row: his games, history and ratings stay."""
+    if not player.is_guest:
+        raise NotAGuest()
+    player.username = username
+    player.display_name = checked_display_name(display_name)
+    try:
+        validate_password(password, user=player)
+    except DjangoValidationError as error:
+        raise WeakPassword(error) from None
+    if (
+        reads_as_bot(username)
+        or username.lower().startswith((BOT_PREFIX, DELETED_PREFIX, GUEST_PREFIX))
+        or Player.objects.filter(username__iexact=username).exclude(pk=player.pk).exists()
+    ):
+        raise UsernameTaken()
+    player.set_password(password)
+    player.is_guest = False
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["username", "display_name", "password", "is_guest"])
+    except IntegrityError:
+        raise UsernameTaken() from None
+    logger.info("account.guest_claimed", player_id=player.pk)
+    return player
 
 
 def block(player: Player, blocked_id: int) -> Block:

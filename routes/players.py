@@ -1,11 +1,13 @@
 """Every route under /api/players/: a player's profile, which shows his record at the tables
 (games/api/profiles.py), his account's blocks, ratings and deletion (players/api/views.py), and
-his data export, which holds his challenges and chat too (lobby/api/table.py)."""
+his data export, which holds his challenges and chat too (lobby/api/table.py), and his personal
+tokens (oauth/api/views.py)."""
 
 from django.urls import path
 
 from games.api import profiles
 from lobby.api import table as lobby
+from oauth.api import views as oauth
 from players.api import ratings
 from players.api import views as players
 
@@ -25,4 +27,10 @@ urlpatterns = [
         name="players-ratings",
     ),
     path("players/me/export", lobby.ExportView.as_view(), name="players-me-export"),
+    path("players/me/tokens", oauth.TokensView.as_view(), name="players-me-tokens"),
+    path(
+        "players/me/tokens/<int:token_id>",
+        oauth.TokenDetailView.as_view(),
+        name="players-me-tokens-revoke",
+    ),
 ]

@@ -23,6 +23,7 @@ from streams.errors import TooManyStreams
 from truc_api.authentication import TokenScheme
 from truc_api.pagination import MAX_QUERY_INTEGER
 from truc_api.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_of
+from truc_api.scopes import GAMES_READ
 from truc_api.serializers import NOT_AUTHENTICATED
 
 _GAME_ID = "0b5e1a6c-3f3e-4d51-9a57-6a1f0c7d2e11"
@@ -338,7 +339,7 @@ def game_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{TokenScheme.name: []}],
+        "security": [{TokenScheme.name: []}, {"oauth2": GAMES_READ}],
         "responses": {
             "200": _stream_content(
                 "The stream: the events after the cursor, the view, then live.",
@@ -507,7 +508,7 @@ def player_stream_operation() -> dict[str, Any]:
             },
             CURSOR_HEADER,
         ],
-        "security": [{TokenScheme.name: []}],
+        "security": [{TokenScheme.name: []}, {"oauth2": GAMES_READ}],
         "responses": {
             "200": _stream_content(
                 "The stream: the notices after the cursor, the current turns, then live.",
@@ -571,7 +572,7 @@ def wait_operation() -> dict[str, Any]:
                 "Seconds to wait for one, at most 30.",
             ),
         ],
-        "security": [{TokenScheme.name: []}],
+        "security": [{TokenScheme.name: []}, {"oauth2": GAMES_READ}],
         "responses": {
             "200": {
                 "description": "The feed's page after `after` (no events when the wait timed out).",

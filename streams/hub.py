@@ -271,11 +271,14 @@ class Hub:
         for watch in self.watches:
             watch.poke(reason)
 
-    async def check(self) -> None:
-        """Wake every watch whose things moved since it last read them: one query per probe."""
+    async def check(self, only: str | None = None) -> None:
+        """Wake every watch whose things moved since it last read them: one query per probe
+        (``only`` that probe's)."""
         keyed: dict[str, dict[Hashable, list[tuple[Watch, Any]]]] = defaultdict(dict)
         for count, watch in enumerate(list(self.watches), 1):
             for probe, (key, seen) in watch.seen.items():
+                if only is not None and probe != only:
+                    continue
                 keyed[probe].setdefault(key, []).append((watch, seen))
             if count % CHECK_AT_ONCE == 0:
                 await asyncio.sleep(0)  # the loop sends other streams' messages meanwhile
@@ -293,6 +296,7 @@ class Hub:
         if self._tasks:
             return
         self._tasks.append(asyncio.create_task(self._tick()))
+        self._tasks.append(asyncio.create_task(self._check_tokens()))
         if self.redis is not None:
             self._tasks.append(asyncio.create_task(self._listen()))
             self._tasks.append(asyncio.create_task(self._announce()))
@@ -308,6 +312,18 @@ class Hub:
                     await hook()
             except Exception:  # a database or Redis outage: the next tick tries again
                 logger.exception("streams.check_failed")
+
+    async def _check_tokens(self) -> None:
+        """The tokens' probe, more often than the rest (``STREAM_TOKEN_CHECK_SECONDS``): a
+        token revoked or expired with no notification (its row changed by hand, its expiry
+        passed, Redis down) still closes its streams within that time. One indexed query a
+        check for all of this process's streams."""
+        while True:
+            await asyncio.sleep(settings.STREAM_TOKEN_CHECK_SECONDS)
+            try:
+                await self.check(only="token")
+            except Exception:  # a database outage: the next check tries again
+                logger.exception("streams.token_check_failed")
 
     async def _listen(self) -> None:
         """Follow ``<prefix>:*`` on Redis, resubscribing after any failure; on each

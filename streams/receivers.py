@@ -1,9 +1,9 @@
 """What the streams hear, through signals (no app calls the streams): the game log
 (``events_recorded`` for the notices written with the events, ``events_committed`` to wake the
-streams), seats taken and left, ratings written, deadlines near, and knox's tokens
-(deleted on logout). Each writes the players' notices in the sender's transaction and publishes
-after commit (``bus.publish_on_commit``): never for a rolled-back write, and a stream woken reads
-only what is committed."""
+streams), seats taken and left, ratings written, deadlines near, and tokens deleted (knox's on
+logout, OAuth's and personal ones on revocation). Each writes the players' notices in the
+sender's transaction and publishes after commit (``bus.publish_on_commit``): never for a
+rolled-back write, and a stream woken reads only what is committed."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 import structlog
 from django.db.models.signals import post_delete, post_save
 from knox.models import AuthToken
+from oauth2_provider.models import AccessToken
 
 from games import engine
 from games import signals as game_signals
@@ -43,6 +44,7 @@ def connect() -> None:
     game_signals.game_rated.connect(on_game_rated, sender=Game, dispatch_uid="streams.rated")
     notification_signals.deadline_near.connect(on_deadline_near, dispatch_uid="streams.deadline")
     post_delete.connect(on_token_deleted, sender=AuthToken, dispatch_uid="streams.tokens")
+    post_delete.connect(on_token_deleted, sender=AccessToken, dispatch_uid="streams.oauth_tokens")
     player_signals.account_deleting.connect(on_account_deleting, dispatch_uid="streams.account")
 
 
@@ -159,7 +161,7 @@ def on_deadline_near(sender: Any, game: Game, version: int, seats: list[int], **
     )
 
 
-def on_token_deleted(sender: Any, instance: AuthToken, **_: Any) -> None:
+def on_token_deleted(sender: Any, instance: AuthToken | AccessToken, **_: Any) -> None:
     bus.publish_on_commit([bus.token_topic(instance.user_id)])
 
 

@@ -1,4 +1,9 @@
-"""Authentication: knox tokens (hashed, expiring, one per device), through knox's own class.
+"""Authentication: login tokens (knox: hashed, expiring, one per device, full power), and
+delegated tokens (an OAuth app's or a personal one: django-oauth-toolkit's, with scopes).
+
+A delegated token starts with ``DELEGATED_PREFIX`` and a login token never does (knox's are hex),
+so each request asks one table: knox's class lets a prefixed token pass to
+``DelegatedTokenAuthentication``, which takes only those.
 
 knox finds a token by its first characters and compares digests in Python; the digest is its
 primary key, so the subclass asks for both in one indexed lookup instead, with the player
@@ -8,6 +13,8 @@ primary key, so the subclass asks for both in one indexed lookup instead, with t
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from functools import cache
 from typing import Any
 
@@ -18,17 +25,43 @@ from django.db import connection
 from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.contrib.django_oauth_toolkit import DjangoOAuthToolkitScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.crypto import hash_token
 from knox.models import AuthToken
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
+from oauth2_provider.contrib.rest_framework import OAuth2Authentication
+from oauth2_provider.models import AccessToken
 from rest_framework.authentication import get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from truc_api.rows import instances
+
+#: How every delegated token starts; then ``at_`` (an app's access token), ``rt_`` (its refresh
+#: token) or ``pt_`` (a personal token). Secret scanners can match it, too.
+DELEGATED_PREFIX = "truc_"
+
+
+def new_access_token(request: Any = None) -> str:
+    """django-oauth-toolkit's ``ACCESS_TOKEN_GENERATOR``: 256 random bits, prefixed."""
+    return f"{DELEGATED_PREFIX}at_{secrets.token_urlsafe(32)}"
+
+
+def new_refresh_token(request: Any = None) -> str:
+    return f"{DELEGATED_PREFIX}rt_{secrets.token_urlsafe(32)}"
+
+
+def new_personal_token() -> str:
+    return f"{DELEGATED_PREFIX}pt_{secrets.token_urlsafe(32)}"
+
+
+def is_delegated(token: bytes | str) -> bool:
+    prefix = DELEGATED_PREFIX.encode() if isinstance(token, bytes) else DELEGATED_PREFIX
+    return token.startswith(prefix)  # type: ignore[arg-type]  # bytes with bytes, str with str
+
 
 #: ``Authorization: Bearer <token>`` (RFC 6750, what generated clients send), or knox's own
 #: ``Token <token>``, which earlier clients send.
@@ -93,6 +126,8 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # kno
             return None  # another scheme, or none: anonymous
         if len(header) != 2:
             raise AuthenticationFailed(_("Invalid token header: send `Bearer <token>`."))
+        if is_delegated(header[1]):
+            return None  # DelegatedTokenAuthentication's
         result: tuple[AbstractBaseUser, AuthToken] | None = self.authenticate_credentials(header[1])
         if result is not None:
             structlog.contextvars.bind_contextvars(player_id=result[0].pk)
@@ -126,6 +161,36 @@ class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # kno
         return "Bearer"
 
 
+class DelegatedTokenAuthentication(OAuth2Authentication):  # type: ignore[misc]  # no type hints
+    """django-oauth-toolkit's bearer-token authentication, for the delegated tokens only: an
+    OAuth app's access token, or a personal token, found by its checksum as the toolkit stores
+    it (``COMPLIANT_BCP_RFC9700_TOKEN_STORAGE``) and held to the toolkit's ``is_valid``. The
+    token is read from the header as a login token is (``Bearer`` or ``Token``), which oauthlib
+    would not do. Its scopes are checked by the view's permission (truc_api/scopes.py). A
+    prefixed token that is unknown, expired or revoked, or whose player is inactive, is a 401,
+    as a bad login token is."""
+
+    def authenticate(self, request: Request) -> tuple[AbstractBaseUser, AccessToken] | None:
+        header = get_authorization_header(request).split()
+        if len(header) != 2 or header[0].decode(errors="replace").lower() not in PREFIXES:
+            return None
+        if not is_delegated(header[1]):
+            return None
+        try:
+            checksum = hashlib.sha256(header[1]).hexdigest()
+        except (UnicodeError, ValueError, TypeError):
+            raise _invalid() from None
+        found = AccessToken.objects.select_related("user").filter(token_checksum=checksum)
+        token = found.first()
+        if token is None or not token.is_valid() or not token.user.is_active:
+            raise _invalid()
+        structlog.contextvars.bind_contextvars(player_id=token.user.pk)
+        return token.user, token
+
+    def authenticate_header(self, request: Any) -> str:
+        return "Bearer"
+
+
 class TokenScheme(OpenApiAuthenticationExtension):
     """The OpenAPI security scheme: HTTP bearer, which generators know."""
 
@@ -138,6 +203,28 @@ class TokenScheme(OpenApiAuthenticationExtension):
             "scheme": "bearer",
             "description": (
                 "`Authorization: Bearer <token>`, the token from `auth/register` or `auth/login`"
-                " (`Authorization: Token <token>` is accepted too)."
+                " (`Authorization: Token <token>` is accepted too): a first-party token with"
+                " every scope. A personal token (`players/me/tokens`) is sent the same way and"
+                " holds the scopes chosen for it, as an OAuth app's token does (`oauth2`)."
             ),
         }
+
+
+class DelegatedTokenScheme(DjangoOAuthToolkitScheme):
+    """The `oauth2` scheme: drf-spectacular's for django-oauth-toolkit (the authorization-code
+    flow, its URLs and every scope; each operation's scopes from ``ScopeRequired.get_scopes``),
+    for this subclass, with a word on personal tokens."""
+
+    target_class = "truc_api.authentication.DelegatedTokenAuthentication"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        definition: dict[str, Any] = super().get_security_definition(  # type: ignore[no-untyped-call]
+            auto_schema
+        )
+        definition["description"] = (
+            "An app's token from the authorization-code flow with PKCE (`S256`; discovery at"
+            " `/.well-known/oauth-authorization-server`), or a personal token"
+            " (`players/me/tokens`): `Authorization: Bearer <token>`. A token without the"
+            " operation's scope is answered 403 `missing_scope`."
+        )
+        return definition

@@ -1,7 +1,8 @@
-"""Middleware that only the admin's pages need.
+"""Middleware that only the server-rendered pages need: the admin's, and OAuth's sign-in and
+consent pages (oauth/pages.py).
 
 The API authenticates by token and keeps no session, so the session, CSRF, authentication and
-messages middleware only serve the admin. Scoped to its pages, they no longer cost every API
+messages middleware only serve those pages. Scoped to them, they no longer cost every API
 request. Each is a subclass of Django's own, so the admin's system checks still find it.
 """
 
@@ -16,10 +17,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import CsrfViewMiddleware
 
 ADMIN_PREFIX = "/admin/"
+#: OAuth's pages: a player signs in and allows an app with a session and a CSRF token.
+PAGES_PREFIXES = (ADMIN_PREFIX, "/oauth/login/", "/oauth/authorize/")
 
 
 def _for_admin(request: HttpRequest) -> bool:
-    return request.path_info.startswith(ADMIN_PREFIX)
+    return request.path_info.startswith(PAGES_PREFIXES)
 
 
 class _AdminOnly:

@@ -28,6 +28,7 @@ from truc_api.problems import (
     ApplicationError,
     problem_of,
 )
+from truc_api.scopes import MissingScope
 from truc_api.serializers import StrictSerializer
 
 T = TypeVar("T")
@@ -86,6 +87,20 @@ REQUEST_ID = {
     "required": True,
     "description": "The request's id: the client's own `X-Request-ID` if short and plain, else"
     " a new one. Every log line of the request carries it.",
+}
+#: The throttles' budgets (draft-ietf-httpapi-ratelimit-headers), on every answer they counted.
+RATE_LIMIT_POLICY = {
+    "schema": {"type": "string"},
+    "required": False,
+    "description": 'Each budget that counted the request: `"user";q=600;w=60` is 600 requests'
+    " a 60-second window. Budgets: `anon` (by address), `user` (by player), `login` (password"
+    " checks), `actions` (a player's actions in his games, apart from `user`); docs/api.md.",
+}
+RATE_LIMIT = {
+    "schema": {"type": "string"},
+    "required": False,
+    "description": 'What is left of each budget: `"user";r=598;t=2` is 598 more requests now,'
+    " and the whole budget back in 2 seconds.",
 }
 #: Every 401 says which scheme to authenticate with (truc_api/problems.py).
 WWW_AUTHENTICATE = {
@@ -212,6 +227,7 @@ def postprocess(
         for method, operation in item.items():
             if (path, method) in drf:
                 negotiated(operation)
+            scoped(operation)
             throttled = operation.get("responses", {}).get("429")
             if throttled is not None:
                 throttled.setdefault("headers", {})["Retry-After"] = RETRY_AFTER
@@ -220,12 +236,17 @@ def postprocess(
                 refused.setdefault("headers", {})["WWW-Authenticate"] = _header("WWW-Authenticate")
             for answer in operation.get("responses", {}).values():
                 answer.setdefault("headers", {})["X-Request-ID"] = _header("X-Request-ID")
+                if (path, method) in drf:  # counted by DRF's throttles (truc_api/throttling.py)
+                    answer["headers"]["RateLimit-Policy"] = _header("RateLimit-Policy")
+                    answer["headers"]["RateLimit"] = _header("RateLimit")
             for callback in operation.get("callbacks", {}).values():
                 for expression in callback.values():
                     for sent in expression.values():
                         # A request the server sends is signed, not sent with a token.
                         sent.setdefault("security", [])
     result["components"]["headers"] = {
+        "RateLimit": RATE_LIMIT,
+        "RateLimit-Policy": RATE_LIMIT_POLICY,
         "WWW-Authenticate": WWW_AUTHENTICATE,
         "X-Request-ID": REQUEST_ID,
     }
@@ -244,6 +265,23 @@ def negotiated(operation: dict[str, Any]) -> None:
     if "application/json" in operation.get("requestBody", {}).get("content", {}):
         refused = exceptions.UnsupportedMediaType("text/plain")
         answers.setdefault("415", _problem_answer("Not JSON", refused))
+    operation["responses"] = dict(sorted(answers.items()))
+
+
+def scoped(operation: dict[str, Any]) -> None:
+    """An operation a delegated token needs a scope for (its `oauth2` security requirement, read
+    from the view's ``required_scopes``) answers a token without it 403 `missing_scope`."""
+    needed = [scope for need in operation.get("security", []) for scope in need.get("oauth2", [])]
+    if not needed:
+        return
+    answers = operation.setdefault("responses", {})
+    example = _problem_answer("Missing scope", MissingScope(needed[0]))
+    refused = answers.setdefault("403", example)
+    if refused is not example:
+        content = refused.setdefault("content", {}).setdefault(PROBLEM_CONTENT_TYPE, {})
+        content.setdefault("schema", {"$ref": "#/components/schemas/Problem"})
+        examples = example["content"][PROBLEM_CONTENT_TYPE]["examples"]
+        content.setdefault("examples", {}).update(examples)
     operation["responses"] = dict(sorted(answers.items()))
 
 

@@ -98,6 +98,8 @@ FRAMEWORK_CODES = (
     "permission_denied",
     "not_found",
     "server_error",
+    # A delegated token without the operation's scope (truc_api/scopes.py, a DRF exception).
+    "missing_scope",
     # Answered by the deployment's proxy before a request reaches the app
     # (deploy/nginx/truc-api.conf.template): a body too slow, too large, the app not answering.
     "request_timeout",
@@ -188,7 +190,9 @@ def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
         parse_error: FieldCode = "parse_error"
         body["errors"] = [{"field": field, "code": parse_error, "message": str(exc.detail)}]
         return body
-    return problem_body(status, code, str(exc.detail))
+    body = problem_body(status, code, str(exc.detail))
+    # Members an exception adds (``MissingScope``'s scope); never over the standard ones.
+    return {**getattr(exc, "members", {}), **body}
 
 
 def _field_errors(detail: Any, path: tuple[str, ...] = ()) -> Iterator[dict[str, str]]:

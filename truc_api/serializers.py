@@ -222,6 +222,9 @@ class ProblemSerializer(serializers.Serializer[Any]):
         min_value=0,
         help_text="With `stale_version`, a rule's 422, `after_beyond_log`: the game's version now.",
     )
+    scope = serializers.CharField(
+        required=False, help_text="With `missing_scope`: the scope the operation needs."
+    )
 
 
 # --- OpenAPI: documenting problem responses -----------------------------------------------------

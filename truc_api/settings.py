@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "knox",
+    "oauth2_provider",
     "django_filters",
     "corsheaders",
     "drf_spectacular",
@@ -50,6 +51,8 @@ INSTALLED_APPS = [
     "notifications",
     "streams",
     "lobby",
+    # OAuth apps, their consent page, personal tokens (django-oauth-toolkit's server).
+    "oauth",
     # The web table at /play/ (static ES modules over the public API).
     "play",
 ]
@@ -58,6 +61,8 @@ AUTH_USER_MODEL = "players.Player"
 
 MIDDLEWARE = [
     "truc_api.logs.RequestIdMiddleware",
+    # The throttles' counts as RateLimit-Policy and RateLimit fields (truc_api/throttling.py).
+    "truc_api.throttling.RateLimitHeadersMiddleware",
     "truc_api.request_bodies.ContentLengthRequiredMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -178,6 +183,9 @@ IDEMPOTENCY_HOURS = env.int("IDEMPOTENCY_HOURS", default=24)
 # A player waits at so many open games at most, and an open game waits so long for its players.
 OPEN_GAMES_PER_PLAYER = env.int("OPEN_GAMES_PER_PLAYER", default=10)
 OPEN_GAME_TTL_HOURS = env.float("OPEN_GAME_TTL_HOURS", default=24.0)
+# A guest (POST /api/auth/guest) who has not signed in for this long and sits at no open or
+# active table is removed, his finished games kept under an anonymous name.
+GUEST_IDLE_DAYS = env.float("GUEST_IDLE_DAYS", default=30.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep_overdue_turns",
@@ -187,6 +195,11 @@ CELERY_BEAT_SCHEDULE = {
     "reconcile-ratings": {
         "task": "games.tasks.reconcile_ratings",
         "schedule": timedelta(minutes=5),
+    },
+    # Guests idle for GUEST_IDLE_DAYS, erased as a deleted account is (games/accounts.py).
+    "remove-idle-guests": {
+        "task": "games.tasks.remove_idle_guests",
+        "schedule": timedelta(hours=1),
     },
     # Open games that never filled (games/open_tables.py).
     "expire-open-games": {
@@ -207,8 +220,17 @@ CELERY_BEAT_SCHEDULE = {
 # --- REST API --------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["truc_api.authentication.TokenAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Login tokens (knox), then the delegated ones (an app's, a personal token: OAuth's), told
+    # apart by their prefix so that each request asks one table (truc_api/authentication.py).
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "truc_api.authentication.TokenAuthentication",
+        "truc_api.authentication.DelegatedTokenAuthentication",
+    ],
+    # A delegated token needs the scope the view declares (truc_api/scopes.py).
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "truc_api.scopes.ScopeRequired",
+    ],
     # JSON only: with DRF's form and multipart parsers every request body is documented under
     # three content types, and the client openapi-python-client generated from it failed to import.
     # DRF's JSON parser and renderer, through orjson (truc_api/json_io.py).
@@ -230,6 +252,9 @@ REST_FRAMEWORK = {
         "user": env.str("THROTTLE_RATE_USER", default="600/min"),
         # Views that check a password set throttle_scope = "login".
         "login": env.str("THROTTLE_RATE_LOGIN", default="10/min"),
+        # A player's actions in his games (games/api/views.py ActionView): a budget of their own
+        # instead of "user", so that a client at full speed (a bot) never meets a 429 there.
+        "actions": env.str("THROTTLE_RATE_ACTIONS", default="3000/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -240,6 +265,46 @@ TRUSTED_PROXIES = [
     str(ipaddress.ip_network(proxy, strict=False))  # a typo fails at start, not per request
     for proxy in env.list("TRUSTED_PROXIES", default=[])
 ]
+
+# --- OAuth (oauth/, docs/oauth.md): django-oauth-toolkit as the authorization server ---------
+
+OAUTH2_PROVIDER: dict[str, Any] = {
+    # The scopes are truc_api/scopes.py's; account:manage is never granted to an app.
+    "SCOPES_BACKEND_CLASS": "truc_api.scopes.Scopes",
+    "PKCE_REQUIRED": True,
+    # oauthlib's, refusing any PKCE method but S256 before the consent page (oauth/server.py).
+    "OAUTH2_SERVER_CLASS": "oauth.server.Server",
+    # RFC 9700 (OAuth 2.0 Security Best Current Practice), each gate enforced: no implicit or
+    # password grant, PKCE "S256" only, no token in a query string, the `iss` parameter in the
+    # authorization response, tokens stored as digests only.
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    # A refresh token is used once: its answer carries the next one, and a rotated one presented
+    # again revokes its whole family (a stolen copy is caught the first time both are used).
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_ACCESS_TOKEN_SECONDS", default=3600),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": env.int("OAUTH_REFRESH_TOKEN_SECONDS", default=30 * 86400),
+    "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
+    # Delegated tokens carry a prefix of their own (truc_api/authentication.py tells them apart).
+    "ACCESS_TOKEN_GENERATOR": "truc_api.authentication.new_access_token",
+    "REFRESH_TOKEN_GENERATOR": "truc_api.authentication.new_refresh_token",
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+}
+# The toolkit's models are swappable; migrations that point at one name it here.
+OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL = "oauth2_provider.AccessToken"
+# The consent page asks a player without a session to sign in here first.
+LOGIN_URL = "/oauth/login/"
+# The languages of the consent and sign-in pages (oauth/locale/).
+LANGUAGES = [("en", "English"), ("es", "Español"), ("ca", "Català")]
+LOCALE_PATHS = [BASE_DIR / "oauth" / "locale"]
+# A personal token lives this long unless revoked.
+PERSONAL_TOKEN_DAYS = env.int("PERSONAL_TOKEN_DAYS", default=365)
 
 REST_KNOX = {
     # knox stores only a SHA-512 digest of each token; a token expires after TOKEN_TTL.
@@ -281,6 +346,12 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
             }
         }
     },
+    # The `oauth2` scheme: the authorization-code flow (with PKCE, docs/oauth.md) and every
+    # scope (truc_api/scopes.py); each operation lists the scopes its view declares.
+    "OAUTH2_FLOWS": ["authorizationCode"],
+    "OAUTH2_AUTHORIZATION_URL": "/oauth/authorize/",
+    "OAUTH2_TOKEN_URL": "/oauth/token/",
+    "OAUTH2_REFRESH_URL": "/oauth/token/",
     # The contract's components (games/contract.py), the webhooks, and the problem codes
     # (truc_api/openapi.py).
     "POSTPROCESSING_HOOKS": [
@@ -359,6 +430,9 @@ STREAM_CHECK_SECONDS: float = env.float(
 # Threads a streams process reads games on (each with its own database connection): a read
 # mostly waits for PostgreSQL, so several overlap. While this many reads are in flight, the games
 # woken meanwhile wait and are all read together by the next (streams/hub.py, Hub.read).
+# How often each streams process checks its streams' tokens in the database (one query for all):
+# a revoked or expired token closes its streams within this even when no notification came.
+STREAM_TOKEN_CHECK_SECONDS: float = env.float("STREAM_TOKEN_CHECK_SECONDS", default=1.0)
 STREAM_READ_THREADS = env.int("STREAM_READ_THREADS", default=4)
 # The most keys (games at a cursor, players) one read takes: the rest go in the next reads.
 STREAM_READ_BATCH = env.int("STREAM_READ_BATCH", default=32)

@@ -11,6 +11,12 @@ limits, a float read and written per request: in Redis by a script, in one round
 once; in another cache, like DRF's, in two steps (requests racing from several processes may let
 a few more through than the rate says).
 
+Every answer a throttle counted says so in the IETF draft's fields
+(draft-ietf-httpapi-ratelimit-headers): ``RateLimit-Policy: "user";q=600;w=60`` (the budget:
+``q`` requests a ``w``-second window) and ``RateLimit: "user";r=598;t=2`` (``r`` left now, ``t``
+seconds until the whole budget is back), one item per throttle that counted the request
+(``RateLimitHeadersMiddleware``).
+
 Whose requests count: an anonymous client is its address, which is the connection's peer unless
 that peer is one of ``TRUSTED_PROXIES``; only then does ``X-Forwarded-For`` say who it is (the
 nearest address in it that is not a trusted proxy). A client talking to the server directly could
@@ -20,12 +26,16 @@ otherwise be a new client with every made-up header (DRF trusts the header whole
 from __future__ import annotations
 
 import ipaddress
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest, HttpResponse
 from django.utils.connection import ConnectionProxy
 from redis.commands.core import Script
 from rest_framework import throttling
@@ -33,6 +43,17 @@ from rest_framework.request import Request
 
 if TYPE_CHECKING:  # DRF's views import its settings, which import these throttles
     from rest_framework.views import APIView
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One throttle's count of one request: its policy, and what is left of it."""
+
+    name: str  # the throttle's scope: anon, user, login, actions
+    quota: int
+    window: int
+    remaining: int
+    reset: int
 
 
 class _Cell(throttling.SimpleRateThrottle):
@@ -52,14 +73,30 @@ class _Cell(throttling.SimpleRateThrottle):
         interval = self.duration / self.num_requests
         backend = _backend(self.cache)
         if isinstance(backend, RedisCache):
-            wait = _in_redis(backend, self.key, now, interval, self.duration)
+            wait, due = _in_redis(backend, self.key, now, interval, self.duration)
         else:
             due = max(backend.get(self.key, now), now)  # when this client's rate catches up
             wait = due - now - (self.duration - interval)  # > 0: a period's burst is used up
             if wait <= 0:
                 backend.set(self.key, due + interval, self.duration)
         self.wait_seconds = max(wait, 0.0)
-        return wait <= 0
+        allowed = wait <= 0
+        if allowed:
+            due += interval  # this request's share
+        _counted(request, self._budget(now, due, interval))
+        return allowed
+
+    def _budget(self, now: float, due: float, interval: float) -> Budget:
+        """What is left once ``due`` is this client's catch-up time: the burst the window
+        still holds, and the seconds until it is whole again."""
+        left = int((now + self.duration - due) // interval)
+        return Budget(
+            name=str(getattr(self, "scope", "") or "default"),
+            quota=self.num_requests,
+            window=self.duration,
+            remaining=max(0, min(self.num_requests, left)),
+            reset=max(0, math.ceil(due - now)),
+        )
 
     def wait(self) -> float:
         return self.wait_seconds
@@ -118,7 +155,7 @@ local wait = due - now - (period - interval)
 if wait <= 0 then
     redis.call('SET', KEYS[1], tostring(due + interval), 'PX', math.ceil(period * 1000))
 end
-return tostring(wait)
+return {tostring(wait), tostring(due)}
 """
 
 
@@ -127,13 +164,50 @@ def _backend(cache: Any) -> Any:
     return caches[cache._alias] if isinstance(cache, ConnectionProxy) else cache
 
 
-def _in_redis(cache: RedisCache, key: str, now: float, interval: float, period: float) -> float:
-    """The wait before the request may pass (<= 0: it passes, and is counted). The key holds a
-    plain number, which only this script reads."""
+def _in_redis(
+    cache: RedisCache, key: str, now: float, interval: float, period: float
+) -> tuple[float, float]:
+    """The wait before the request may pass (<= 0: it passes, and is counted), and when the
+    client's rate caught up before it. The key holds a plain number, which only this script
+    reads."""
     full_key = cache.make_and_validate_key(key)
     client = cache._cache.get_client(full_key, write=True)  # a new client each time: Django's
-    wait = _SCRIPT(keys=[full_key], args=[repr(now), repr(interval), repr(period)], client=client)
-    return float(wait)
+    wait, due = _SCRIPT(
+        keys=[full_key], args=[repr(now), repr(interval), repr(period)], client=client
+    )
+    return float(wait), float(due)
+
+
+# --- The answers' RateLimit-Policy and RateLimit fields ------------------------------------------
+
+#: Where a request's counts wait for its answer (on Django's request, under DRF's).
+_BUDGETS = "truc_rate_limits"
+
+
+def _counted(request: Any, budget: Budget) -> None:
+    django_request = getattr(request, "_request", request)  # DRF's Request wraps Django's
+    if isinstance(django_request, HttpRequest):
+        budgets: list[Budget] = getattr(django_request, _BUDGETS, [])
+        setattr(django_request, _BUDGETS, [*budgets, budget])
+
+
+class RateLimitHeadersMiddleware:
+    """Writes the counts the throttles made of a request into its answer (a 429 too)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        budgets: list[Budget] = getattr(request, _BUDGETS, [])
+        if budgets:
+            response["RateLimit-Policy"] = ", ".join(
+                f'"{b.name}";q={b.quota};w={b.window}' for b in budgets
+            )
+            response["RateLimit"] = ", ".join(
+                f'"{b.name}";r={b.remaining};t={b.reset}' for b in budgets
+            )
+        return response
 
 
 # Called by its digest; sent to Redis once, the first time Redis does not know it. No client

@@ -4,6 +4,7 @@ prefix under /api/, the one module that holds its routes."""
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from oauth2_provider.views import OAuthServerMetadataView
 
 from truc_api import health
 from truc_api.api_index import ApiIndexView
@@ -19,6 +20,7 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
     path("", include("notifications.api.urls")),  # webhooks/...
     path("", include("streams.urls")),  # stream
     path("", include("lobby.api.urls")),  # seeks..., challenges...
+    path("", include("oauth.api.urls")),  # oauth/...: a player's apps and the apps he allowed
     path("", ApiIndexView.as_view(), name="api-index"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
@@ -34,6 +36,14 @@ api_urlpatterns: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("api/", include(api_urlpatterns)),
     path("admin/", admin.site.urls),
+    # The OAuth server: sign in, consent, token and revocation (oauth/urls.py), and its RFC 8414
+    # discovery document at the origin's root, where clients look for it.
+    path("oauth/", include("oauth.urls")),
+    path(
+        ".well-known/oauth-authorization-server",
+        OAuthServerMetadataView.as_view(),
+        name="oauth-server-metadata",
+    ),
     # The web table: a page and static modules that use only the API above.
     path("play/", include("play.urls")),
 ]

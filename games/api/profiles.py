@@ -16,6 +16,7 @@ from players.api.docs import BOT_NAME, NO_SUCH_PLAYER
 from players.api.requests import player_of
 from players.api.serializers import AccountSerializer, ProfileChangeSerializer, ProfileSerializer
 from players.models import Player
+from truc_api.scopes import ACCOUNT_MANAGE, PROFILE_READ
 from truc_api.serializers import (
     NOT_AN_ID,
     NOT_AUTHENTICATED,
@@ -46,6 +47,8 @@ def _account(player: Player) -> dict[str, Any]:
 
 
 class MeView(APIView):
+    required_scopes = {"GET": PROFILE_READ, "PATCH": ACCOUNT_MANAGE}
+
     @extend_schema(
         operation_id="players_me",
         tags=["players"],
@@ -87,6 +90,8 @@ class MeView(APIView):
 
 
 class PlayerDetailView(APIView):
+    required_scopes = PROFILE_READ
+
     @extend_schema(
         operation_id="players_read",
         tags=["players"],

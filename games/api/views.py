@@ -40,7 +40,9 @@ from players.api.requests import player_of
 from players.models import Player
 from truc_api.components import ref
 from truc_api.pagination import Page
+from truc_api.scopes import GAMES_PLAY, GAMES_READ
 from truc_api.serializers import UUID_PATTERN, location, output, validated, validated_query
+from truc_api.throttling import ScopedRateThrottle
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -72,6 +74,8 @@ class RulesView(APIView):
 
 
 class GameCreateView(APIView):
+    required_scopes = GAMES_PLAY
+
     @extend_schema(
         operation_id="games_create",
         summary="Create a game (you take seat 0)",
@@ -94,6 +98,8 @@ class GameCreateView(APIView):
 class PublicGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """A list of public games (``get_queryset``), a page at a time, filtered by preset and
     table size; each row says the caller's seat, if he has one."""
+
+    required_scopes = GAMES_READ
 
     serializer_class = GameSummarySerializer
     pagination_class = Page
@@ -157,6 +163,8 @@ class LiveGamesView(PublicGamesView):
 class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """The caller's games: those waiting for the caller first, then the most recently moved."""
 
+    required_scopes = GAMES_READ
+
     serializer_class = GameSummarySerializer
     pagination_class = Page
 
@@ -181,6 +189,8 @@ class MyGamesView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in
 
 
 class JoinByCodeView(APIView):
+    required_scopes = GAMES_PLAY
+
     @extend_schema(
         operation_id="games_join_by_code",
         summary="Join a private game by its code",
@@ -198,6 +208,8 @@ class GameView(APIView):
     """A poll (``If-None-Match``) of an unchanged game is answered 304 through the whole stack
     (middleware headers, throttles, the token's lookup) with one statement more: the game's ETag
     for the caller (``selectors.polled_etag``)."""
+
+    required_scopes = GAMES_READ
 
     @extend_schema(
         operation_id="games_read",
@@ -233,6 +245,8 @@ def _matches(if_none_match: str | None, tag: str) -> bool:
 
 
 class JoinView(APIView):
+    required_scopes = GAMES_PLAY
+
     @extend_schema(
         operation_id="games_join",
         summary="Take a seat at a game",
@@ -250,6 +264,8 @@ class JoinView(APIView):
 
 
 class LeaveView(APIView):
+    required_scopes = GAMES_PLAY
+
     @extend_schema(
         operation_id="games_leave",
         summary="Leave a game before it starts",
@@ -264,6 +280,8 @@ class LeaveView(APIView):
 
 
 class ResignView(APIView):
+    required_scopes = GAMES_PLAY
+
     @extend_schema(
         operation_id="games_resign",
         summary="Resign: the other side wins the match",
@@ -278,6 +296,11 @@ class ResignView(APIView):
 
 
 class ActionView(APIView):
+    required_scopes = GAMES_PLAY
+    # Actions count on a budget of their own, not on the player's general one (settings.py).
+    throttle_classes = (ScopedRateThrottle,)
+    throttle_scope = "actions"
+
     @extend_schema(
         operation_id="games_act",
         summary="Act: play a card, call, answer, fold or pass",
@@ -335,6 +358,8 @@ def _game_answer(game: Game, player: Player) -> Response:
 
 
 class EventFeedView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="games_events",
         summary="The game's events after a seq, as you may see them",
@@ -354,6 +379,8 @@ class EventFeedView(APIView):
 
 
 class HistoryView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="games_history",
         summary="The hands and camas played so far",
@@ -367,6 +394,8 @@ class HistoryView(APIView):
 
 
 class ExportView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="games_export",
         summary="The whole record of a finished game",

@@ -31,6 +31,7 @@ from lobby.api.serializers import (
 )
 from players.api.requests import player_of
 from truc_api.bounds import MAX_ID
+from truc_api.scopes import ACCOUNT_MANAGE, CHAT_WRITE, GAMES_READ, LOBBY_WRITE
 from truc_api.serializers import (
     NOT_AN_ID,
     RETRY_AFTER,
@@ -55,6 +56,8 @@ _REMATCH_ERRORS = (
 
 
 class RematchView(APIView):
+    required_scopes = {"GET": GAMES_READ, "POST": LOBBY_WRITE}
+
     @extend_schema(
         operation_id="games_rematch_read",
         tags=["lobby"],
@@ -87,6 +90,8 @@ class RematchView(APIView):
 
 
 class RematchDeclineView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="games_rematch_decline",
         tags=["lobby"],
@@ -118,6 +123,8 @@ _LINE = {
 
 
 class ChatView(APIView):
+    required_scopes = {"GET": GAMES_READ, "POST": CHAT_WRITE}
+
     @extend_schema(
         operation_id="games_chat_list",
         tags=["lobby"],
@@ -191,6 +198,8 @@ class ChatView(APIView):
 
 
 class ChatLineView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="games_chat_line",
         tags=["lobby"],
@@ -227,6 +236,8 @@ class ChatLineView(APIView):
 
 
 class ExportView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
     @extend_schema(
         operation_id="players_me_export",
         tags=["players"],

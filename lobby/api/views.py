@@ -37,6 +37,7 @@ from lobby.api.serializers import (
 from lobby.lookups import by_id
 from lobby.models import Challenge, Seek
 from players.api.requests import player_of
+from truc_api.scopes import GAMES_READ, LOBBY_WRITE
 from truc_api.serializers import (
     RETRY_AFTER,
     UNKNOWN_FIELD,
@@ -64,6 +65,8 @@ def _where(http_status: int, created: Seek | Challenge) -> dict[str, str]:
 
 
 class SeeksView(APIView):
+    required_scopes = {"GET": GAMES_READ, "POST": LOBBY_WRITE}
+
     @extend_schema(
         operation_id="seeks_list",
         tags=["lobby"],
@@ -131,6 +134,8 @@ class SeeksView(APIView):
 
 
 class SeekDetailView(APIView):
+    required_scopes = {"GET": GAMES_READ, "DELETE": LOBBY_WRITE}
+
     @extend_schema(
         operation_id="seeks_read",
         tags=["lobby"],
@@ -167,6 +172,8 @@ class SeekDetailView(APIView):
 
 
 class SeekJoinView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="seeks_join",
         tags=["lobby"],
@@ -196,6 +203,8 @@ def _challenge_out(request: Request, challenge: Challenge, http_status: int = 20
 
 
 class ChallengesView(APIView):
+    required_scopes = {"GET": GAMES_READ, "POST": LOBBY_WRITE}
+
     @extend_schema(
         operation_id="challenges_list",
         tags=["lobby"],
@@ -255,6 +264,8 @@ class ChallengesView(APIView):
 
 
 class ChallengeDetailView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="challenges_read",
         tags=["lobby"],
@@ -273,6 +284,8 @@ _ANSWER_ERRORS = (CHALLENGE_NOT_FOUND, CHALLENGE_CLOSED, CHALLENGE_EXPIRED, NOT_
 
 
 class ChallengeAcceptView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_accept",
         tags=["lobby"],
@@ -286,6 +299,8 @@ class ChallengeAcceptView(APIView):
 
 
 class ChallengeLinkView(APIView):
+    required_scopes = GAMES_READ
+
     @extend_schema(
         operation_id="challenges_link_read",
         tags=["lobby"],
@@ -298,6 +313,8 @@ class ChallengeLinkView(APIView):
 
 
 class ChallengeLinkAcceptView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_link_accept",
         tags=["lobby"],
@@ -319,6 +336,8 @@ class ChallengeLinkAcceptView(APIView):
 
 
 class ChallengeDeclineView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_decline",
         tags=["lobby"],
@@ -334,6 +353,8 @@ class ChallengeDeclineView(APIView):
 
 
 class ChallengeCancelView(APIView):
+    required_scopes = LOBBY_WRITE
+
     @extend_schema(
         operation_id="challenges_cancel",
         tags=["lobby"],

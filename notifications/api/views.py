@@ -28,6 +28,7 @@ from notifications.api.serializers import (
 from notifications.models import Delivery, Subscription
 from players.api.requests import player_of
 from truc_api.pagination import Page
+from truc_api.scopes import WEBHOOKS_MANAGE
 from truc_api.serializers import UUID_PATTERN, location, output, validated
 
 _WAIT_RETRY_AFTER = OpenApiParameter(
@@ -47,6 +48,8 @@ DELIVERY_ID = OpenApiParameter(
 
 class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """The caller's webhook subscriptions (their secrets are never shown again)."""
+
+    required_scopes = WEBHOOKS_MANAGE
 
     serializer_class = SubscriptionSerializer
     pagination_class = Page
@@ -98,6 +101,8 @@ class SubscriptionListView(generics.ListAPIView):  # type: ignore[type-arg]  # g
 
 
 class SubscriptionView(APIView):
+    required_scopes = WEBHOOKS_MANAGE
+
     @extend_schema(
         operation_id="webhooks_subscriptions_read",
         summary="One webhook subscription",
@@ -125,6 +130,8 @@ class SubscriptionView(APIView):
 class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """The deliveries to the caller's subscriptions, newest first, with their attempts."""
 
+    required_scopes = WEBHOOKS_MANAGE
+
     serializer_class = DeliverySerializer
     pagination_class = Page
     filterset_class = DeliveryFilter
@@ -145,6 +152,8 @@ class DeliveryListView(generics.ListAPIView):  # type: ignore[type-arg]  # gener
 
 
 class DeliveryView(APIView):
+    required_scopes = WEBHOOKS_MANAGE
+
     @extend_schema(
         operation_id="webhooks_deliveries_read",
         summary="One delivery and the body it sends",
@@ -159,6 +168,8 @@ class DeliveryView(APIView):
 
 
 class ReplayView(APIView):
+    required_scopes = WEBHOOKS_MANAGE
+
     @extend_schema(
         operation_id="webhooks_deliveries_replay",
         summary="Send a delivery's body again",

@@ -22,6 +22,7 @@ from players.api.serializers import (
 )
 from players.models import Player, Rating, RatingChange, RatingFamily, RatingSize
 from truc_api.pagination import MAX_QUERY_INTEGER, Page, query_integer
+from truc_api.scopes import PROFILE_READ
 from truc_api.serializers import (
     NOT_AN_ID,
     NOT_AUTHENTICATED,
@@ -93,6 +94,8 @@ _PLAYER = {"id": 7, "username": "pep", "display_name": "Pep"}
 
 class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """A player's rating in every pool, and the rating changes of their games, newest first."""
+
+    required_scopes = PROFILE_READ
 
     pagination_class = RatingsPagination
     filterset_class = RatingHistoryFilter
@@ -180,6 +183,8 @@ class PlayerRatingsView(generics.GenericAPIView):  # type: ignore[type-arg]  # g
 
 class LeaderboardView(generics.ListAPIView):  # type: ignore[type-arg]  # generic in the stubs only
     """One pool's players, best rating first; more games first among equal ratings."""
+
+    required_scopes = PROFILE_READ
 
     serializer_class = LeaderboardEntrySerializer
     pagination_class = RatingsPagination

@@ -36,6 +36,10 @@ class RegisterSerializer(StrictSerializer):
     )
 
 
+class ClaimSerializer(RegisterSerializer):
+    """The name and password a guest takes for his account. Unknown keys are a 400."""
+
+
 class LoginSerializer(StrictSerializer):
     """A username and its password. Unknown keys are a 400."""
 

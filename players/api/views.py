@@ -14,13 +14,16 @@ from players.api.serializers import (
     AccountDeleteSerializer,
     BlockCreateSerializer,
     BlockSerializer,
+    ClaimSerializer,
     LoginSerializer,
     PasswordChangeSerializer,
+    PlayerSerializer,
     RegisterSerializer,
     SessionSerializer,
 )
 from players.models import Block
 from truc_api.bounds import PATH_ID
+from truc_api.scopes import ACCOUNT_MANAGE, ANY_TOKEN, PROFILE_READ
 from truc_api.serializers import (
     NOT_AN_ID,
     NOT_AUTHENTICATED,
@@ -124,7 +127,67 @@ class LoginView(APIView):
         return Response(output(SessionSerializer, session))
 
 
+class GuestView(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    # An account a request: the "login" rate, counted per client address.
+    throttle_scope = "login"
+
+    @extend_schema(
+        operation_id="auth_guest",
+        tags=["auth"],
+        summary="Play at once as a guest: a generated name and a token, no password",
+        request=None,
+        responses={201: SessionSerializer, **problem_responses(THROTTLED)},
+        parameters=[
+            RETRY_AFTER,
+            location("/api/players/[1-9][0-9]*", "the guest's public profile"),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        session = services.start_guest(request=request)
+        return Response(
+            output(SessionSerializer, session),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": f"/api/players/{session.player.pk}"},
+        )
+
+
+class ClaimView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
+    @extend_schema(
+        operation_id="auth_claim",
+        tags=["auth"],
+        summary="Turn your guest account into a full one, keeping its games and history",
+        request=ClaimSerializer,
+        responses={
+            200: PlayerSerializer,
+            **problem_responses(
+                BOT_NAME,
+                UNKNOWN_FIELD,
+                NOT_AUTHENTICATED,
+                error_example("Not a guest", services.NotAGuest),
+                error_example("Username taken", services.UsernameTaken),
+                THROTTLED,
+            ),
+        },
+        parameters=[RETRY_AFTER],
+        examples=[
+            OpenApiExample(
+                "Claim", value={"username": "pep", "password": "s3cret-Pass!"}, request_only=True
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(ClaimSerializer, request.data)
+        player = services.claim_guest(player_of(request), **data)
+        return Response(output(PlayerSerializer, player))
+
+
 class LogoutView(APIView):
+    required_scopes = ANY_TOKEN
+
     @extend_schema(
         operation_id="auth_logout",
         tags=["auth"],
@@ -139,6 +202,8 @@ class LogoutView(APIView):
 
 
 class LogoutAllView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
     @extend_schema(
         operation_id="auth_logout_all",
         tags=["auth"],
@@ -153,6 +218,8 @@ class LogoutAllView(APIView):
 
 
 class PasswordView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
     # A password is checked here: the "login" rate applies, as to logging in.
     throttle_scope = "login"
 
@@ -191,6 +258,8 @@ class PasswordView(APIView):
 
 
 class AccountDeleteView(APIView):
+    required_scopes = ACCOUNT_MANAGE
+
     throttle_scope = "login"
 
     @extend_schema(
@@ -218,6 +287,8 @@ class AccountDeleteView(APIView):
 
 
 class BlocksView(APIView):
+    required_scopes = {"GET": PROFILE_READ, "POST": ACCOUNT_MANAGE}
+
     @extend_schema(
         operation_id="players_me_blocks",
         tags=["players"],
@@ -270,6 +341,8 @@ _BLOCKED_ID = OpenApiParameter(
 
 
 class BlockDetailView(APIView):
+    required_scopes = {"GET": PROFILE_READ, "DELETE": ACCOUNT_MANAGE}
+
     @extend_schema(
         operation_id="players_me_blocks_read",
         tags=["players"],

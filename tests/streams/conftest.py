@@ -91,6 +91,22 @@ def clocked_server(
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def deployed_server(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: Any
+) -> Iterator[servers.Server]:
+    """One server checking what moved as deployed with Redis (every 15 s) and its streams'
+    tokens every second (``STREAM_TOKEN_CHECK_SECONDS``'s default): what only the token check
+    can find shows within its second, not the general check's 15."""
+    env = {**_server_env(), "STREAM_CHECK_SECONDS": "15", "STREAM_HEARTBEAT_SECONDS": "15"}
+    server = servers.start(env, Path(tmp_path_factory.mktemp("deployed")) / "server.log")
+    try:
+        servers.wait_ready(server)
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(autouse=True)
 def _this_runs_channel(settings: Any) -> None:
     """Moves made in the test process publish where the servers listen."""
