@@ -22,6 +22,7 @@ COPY games ./games
 COPY players ./players
 COPY notifications ./notifications
 COPY streams ./streams
+COPY push ./push
 COPY lobby ./lobby
 COPY routes ./routes
 COPY play ./play

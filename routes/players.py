@@ -1,6 +1,7 @@
 """Every route under /api/players/: a player's profile, which shows his record at the tables
 (games/api/profiles.py), his account's blocks, ratings and deletion (players/api/views.py), and
-his data export, which holds his challenges and chat too (lobby/api/table.py)."""
+his data export, which holds his challenges and chat too (lobby/api/table.py), and his devices
+and choices for push notifications (push/api/views.py)."""
 
 from django.urls import path
 
@@ -8,6 +9,7 @@ from games.api import profiles
 from lobby.api import table as lobby
 from players.api import ratings
 from players.api import views as players
+from push.api import views as push
 
 urlpatterns = [
     path("players/me", profiles.MeView.as_view(), name="players-me"),
@@ -25,4 +27,20 @@ urlpatterns = [
         name="players-ratings",
     ),
     path("players/me/export", lobby.ExportView.as_view(), name="players-me-export"),
+    path("players/me/devices", push.DeviceListView.as_view(), name="players-me-devices"),
+    path(
+        "players/me/devices/<str:device_id>",
+        push.DeviceView.as_view(),
+        name="players-me-device",
+    ),
+    path(
+        "players/me/devices/<str:device_id>/deliveries",
+        push.DeliveryLogView.as_view(),
+        name="players-me-device-deliveries",
+    ),
+    path(
+        "players/me/notifications",
+        push.PushSettingsView.as_view(),
+        name="players-me-notifications",
+    ),
 ]

@@ -1,0 +1,220 @@
+"""The push API's shapes: a device to register, the devices, their delivery log, the choices."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+from zoneinfo import available_timezones
+
+from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
+
+from push.models import Locale, Platform, Push, PushKind
+from truc_api.serializers import StrictSerializer
+
+# --- input -------------------------------------------------------------------------------------
+
+#: An FCM registration token: URL-safe characters and colons; an APNs token: hex digits.
+FCM_TOKEN = re.compile(r"[A-Za-z0-9_:\-]{20,4096}")
+APNS_TOKEN = re.compile(r"[0-9a-fA-F]{64,200}")
+BUNDLE_ID = re.compile(r"[A-Za-z0-9\-.]{1,155}")
+
+
+def field_error(message: str, code: str) -> ErrorDetail:
+    """A field's error with a code its field declares in ``error_messages`` (so the schema's
+    ``FieldErrorCode`` enum lists it: truc_api/openapi.py reads them)."""
+    return ErrorDetail(message, code=code)
+
+
+def _urlsafe_bytes(value: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return None
+
+
+class WebPushKeysSerializer(StrictSerializer):
+    """The browser's keys: RFC 8291's encryption of each push is made for them."""
+
+    p256dh = serializers.CharField(
+        max_length=100,
+        help_text="The browser's P-256 public key, base64url (65 bytes).",
+        error_messages={"invalid_key": "Not an uncompressed P-256 point in base64url."},
+    )
+    auth = serializers.CharField(
+        max_length=40,
+        help_text="The browser's authentication secret, base64url (16 bytes).",
+        error_messages={"invalid_key": "Not 16 bytes in base64url."},
+    )
+
+    def validate_p256dh(self, value: str) -> str:
+        raw = _urlsafe_bytes(value)
+        if raw is None or len(raw) != 65 or raw[0] != 4:
+            raise serializers.ValidationError(
+                field_error("Not an uncompressed P-256 point in base64url.", "invalid_key")
+            )
+        return value
+
+    def validate_auth(self, value: str) -> str:
+        raw = _urlsafe_bytes(value)
+        if raw is None or len(raw) != 16:
+            raise serializers.ValidationError(
+                field_error("Not 16 bytes in base64url.", "invalid_key")
+            )
+        return value
+
+
+class WebPushSubscriptionSerializer(StrictSerializer):
+    """Exactly what the browser's ``PushSubscription.toJSON()`` gives."""
+
+    endpoint = serializers.URLField(max_length=2000)
+    expirationTime = serializers.IntegerField(  # noqa: N815  (the browser's own name)
+        required=False, allow_null=True, help_text="The browser's; not used."
+    )
+    keys = WebPushKeysSerializer()
+
+
+class DeviceCreateSerializer(StrictSerializer):
+    """One of three bodies, by ``kind``: ``webpush`` with ``subscription``; ``fcm`` with
+    ``token``; ``apns`` with ``token`` and ``topic``. Unknown keys are a 400."""
+
+    kind = serializers.ChoiceField(Platform.choices)
+    subscription = WebPushSubscriptionSerializer(required=False)
+    token = serializers.CharField(
+        required=False,
+        max_length=4096,
+        help_text="FCM's registration token, or APNs' device token (hex).",
+        error_messages={"invalid_token": "Not a token of this kind of device."},
+    )
+    topic = serializers.CharField(
+        required=False,
+        max_length=155,
+        help_text="APNs: the app's bundle id.",
+        error_messages={"invalid_topic": "Not a bundle id."},
+    )
+    locale = serializers.ChoiceField(Locale.choices, required=False, default=Locale.EN)
+    # A serializer is a field, whose own ``label`` the stubs type: the API's name wins here.
+    label = serializers.CharField(  # type: ignore[assignment]
+        required=False, max_length=100, default="", help_text="Yours, to tell devices apart."
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        kind, token, topic = data["kind"], data.get("token"), data.get("topic")
+        wanted = {
+            Platform.WEBPUSH: {"subscription"},
+            Platform.FCM: {"token"},
+            Platform.APNS: {"token", "topic"},
+        }[kind]
+        errors: dict[str, Any] = {}
+        for name in ("subscription", "token", "topic"):
+            if name in wanted and name not in data:
+                errors[name] = [field_error(f"Required for a {kind} device.", "required")]
+            elif name not in wanted and name in data:
+                errors[name] = [field_error(f"Not taken for a {kind} device.", "unknown_field")]
+        if not errors and kind == Platform.FCM and not FCM_TOKEN.fullmatch(token or ""):
+            errors["token"] = [field_error("Not an FCM registration token.", "invalid_token")]
+        if not errors and kind == Platform.APNS:
+            if not APNS_TOKEN.fullmatch(token or ""):
+                errors["token"] = [field_error("Not an APNs device token.", "invalid_token")]
+            if not BUNDLE_ID.fullmatch(topic or ""):
+                errors["topic"] = [field_error("Not a bundle id.", "invalid_topic")]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return data
+
+
+class TimeOfDayField(serializers.TimeField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%H:%M", input_formats=["%H:%M"], **kwargs)
+
+
+class PushSettingsInputSerializer(StrictSerializer):
+    """Any of the choices; those left out stay as they are. Quiet hours are both times or
+    neither (null, null: none)."""
+
+    kinds = serializers.ListField(
+        child=serializers.ChoiceField(PushKind.choices), max_length=len(PushKind), required=False
+    )
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="An IANA time zone: `Europe/Madrid`.",
+        error_messages={"invalid_time_zone": "Not an IANA time zone."},
+    )
+    quiet_from = TimeOfDayField(required=False, allow_null=True, help_text="`HH:MM`, local.")
+    quiet_until = TimeOfDayField(
+        required=False,
+        allow_null=True,
+        help_text="`HH:MM`, local.",
+        error_messages={"quiet_hours_incomplete": "Give both quiet_from and quiet_until."},
+    )
+    urgent_in_quiet_hours = serializers.BooleanField(required=False)
+
+    def validate_time_zone(self, value: str) -> str:
+        if value not in available_timezones():
+            raise serializers.ValidationError(
+                field_error("Not an IANA time zone.", "invalid_time_zone")
+            )
+        return value
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("quiet_from" in data) != ("quiet_until" in data) or (
+            "quiet_from" in data and (data["quiet_from"] is None) != (data["quiet_until"] is None)
+        ):
+            message = "Quiet hours take both quiet_from and quiet_until, or null for both."
+            raise serializers.ValidationError(
+                {"quiet_until": [field_error(message, "quiet_hours_incomplete")]}
+            )
+        return data
+
+
+# --- output ------------------------------------------------------------------------------------
+
+
+class DeviceSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    kind = serializers.ChoiceField(Platform.choices, source="platform")
+    locale = serializers.ChoiceField(Locale.choices)
+    label = serializers.CharField()  # type: ignore[assignment]  # as DeviceCreateSerializer's
+    topic = serializers.CharField(help_text="APNs: the app's bundle id; empty otherwise.")
+    created_at = serializers.DateTimeField()
+    refreshed_at = serializers.DateTimeField(help_text="When it was last registered.")
+
+
+class PushAttemptSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    status_code = serializers.IntegerField(allow_null=True, help_text="None: no answer.")
+    error = serializers.CharField(help_text="Empty when the push service accepted it.")
+    duration_ms = serializers.IntegerField()
+
+
+class PushSerializer(serializers.Serializer[Any]):
+    """One push to the device, with its attempts: the delivery log."""
+
+    id = serializers.UUIDField(help_text="The `push_id` of its data.")
+    kind = serializers.ChoiceField(PushKind.choices)
+    game_id = serializers.UUIDField(allow_null=True)
+    version = serializers.IntegerField(help_text="The game version that caused it (0: lobby).")
+    status = serializers.ChoiceField(Push.Status.choices)
+    reason = serializers.CharField(help_text="Why it was skipped or failed; empty otherwise.")
+    attempt_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    sent_at = serializers.DateTimeField(allow_null=True)
+    attempts = PushAttemptSerializer(many=True, source="attempts.all")
+
+
+class PushSettingsSerializer(serializers.Serializer[Any]):
+    kinds = serializers.ListField(child=serializers.ChoiceField(PushKind.choices))
+    time_zone = serializers.CharField()
+    quiet_from = TimeOfDayField(allow_null=True)
+    quiet_until = TimeOfDayField(allow_null=True)
+    urgent_in_quiet_hours = serializers.BooleanField()
+
+
+class WebPushKeySerializer(serializers.Serializer[Any]):
+    public_key = serializers.CharField(
+        help_text="The VAPID public key, base64url: `applicationServerKey` for `subscribe()`."
+    )
