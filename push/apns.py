@@ -9,6 +9,7 @@ so a local fake APNs could not stand in for Apple; httpx reaches ``APNS_HOST`` a
 
 from __future__ import annotations
 
+import ssl
 import threading
 import time
 from functools import cache
@@ -52,8 +53,9 @@ def provider_token() -> str:
 @cache
 def client(host: str, ca_file: str) -> httpx.Client:
     """One HTTP/2 connection a worker, kept (APNs asks providers to keep theirs open)."""
+    trusted = ssl.create_default_context(cafile=ca_file or None)
     return httpx.Client(
-        base_url=host, http2=True, verify=ca_file or True, timeout=settings.PUSH_TIMEOUT_SECONDS
+        base_url=host, http2=True, verify=trusted, timeout=settings.PUSH_TIMEOUT_SECONDS
     )
 
 
