@@ -20,8 +20,15 @@ from streams.notices import notify_players as tell_streams
 
 
 def tell(
-    player_ids: Iterable[int], kind: Kind, *, game_id: GameId | None = None, **data: Any
+    player_ids: Iterable[int],
+    kind: Kind,
+    *,
+    game_id: GameId | None = None,
+    by: int | None = None,
+    **data: Any,
 ) -> None:
+    """``by``: the player whose doing it is, named in a push's text only (a stored body holds no
+    name, and the webhooks' bodies say who in their own ids)."""
     ids = sorted(set(player_ids))
     if not ids:
         return
@@ -31,5 +38,5 @@ def tell(
     if game_id is not None:
         body["game_id"] = str(game_id)
     notify_players(ids, kind, body, game_id=game_id)
-    push.tell(ids, kind, game_id, body)
+    push.tell(ids, kind, game_id, body, by=by)
     tell_streams((player, kind.value, body) for player in ids)

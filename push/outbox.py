@@ -117,10 +117,16 @@ def on_rated(sender: Any, game: Game, changes: Iterable[Any], **_: Any) -> None:
 
 
 def tell(
-    player_ids: Iterable[int], kind: Kind, game_id: GameId | None, data: dict[str, Any]
+    player_ids: Iterable[int],
+    kind: Kind,
+    game_id: GameId | None,
+    data: dict[str, Any],
+    *,
+    by: int | None = None,
 ) -> None:
     """A lobby notice, pushed when it is of a pushed kind (``LOBBY_KINDS``); called by the lobby
-    in the transaction that made it true. ``data`` holds ids (``*_id``) and settings."""
+    in the transaction that made it true. ``data`` holds ids (``*_id``) and settings; ``by`` is
+    the player whose doing it is (the challenger, the one offering a rematch)."""
     pushed = LOBBY_KINDS.get(kind)
     if pushed is None:
         return
@@ -135,8 +141,8 @@ def tell(
         if game is not None:
             seat = Seat.objects.filter(game=game, player_id=player).first()
             body = game_data(game, seat.number if seat else None, None)
-        if "challenger_id" in data:
-            body["opponent_id"] = data["challenger_id"]
+        if by is not None:
+            body["opponent_id"] = by
         cause = f"{pushed.value}:{about}:{player}"
         pushes += [
             Push(device=device, cause=cause, kind=pushed, game=game, data=body)

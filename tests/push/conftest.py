@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
 
+from streams import bus
 from tests.games.conftest import Client, make_client, table  # noqa: F401  (fixtures)
 
 DEVICES = "/api/players/me/devices"
@@ -61,6 +63,14 @@ def webpush_on(settings: Any) -> str:
     settings.PUSH_ALLOW_PRIVATE_ADDRESSES = True
     settings.PUSH_QUEUE = ""  # the test worker consumes the default queue
     return str(settings.WEBPUSH_VAPID_PRIVATE_KEY)
+
+
+def leave_tables() -> None:
+    """Forget who read which game (streams/presence.py): the fixtures read games to find whose
+    turn it is, which counts as being at the table."""
+    client = bus.redis_client()
+    for key in client.scan_iter(f"{settings.STREAMS_CHANNEL_PREFIX}.at:*"):
+        client.delete(key)
 
 
 def register(client: Client, body: dict[str, Any], status: int = 201) -> dict[str, Any]:
