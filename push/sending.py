@@ -156,7 +156,7 @@ def retry_delay(attempts: int, retry_after: float | None) -> float | None:
 
 def sweep(limit: int = 500) -> int:
     """Send the pushes overdue by a few seconds: their task was lost, or their worker died."""
-    cutoff = timezone.now() - timedelta(seconds=settings.PUSH_DELAY_SECONDS + 5)
+    cutoff = timezone.now() - timedelta(seconds=settings.PUSH_SWEEP_GRACE_SECONDS)
     overdue = Push.objects.filter(
         status__in=(Push.Status.PENDING, Push.Status.SENDING), due_at__lte=cutoff
     ).order_by("due_at")

@@ -358,6 +358,8 @@ PUSH_RETRY_DELAYS = [
 ]
 PUSH_TIMEOUT_SECONDS: float = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
 PUSH_SWEEP_SECONDS = env.float("PUSH_SWEEP_SECONDS", default=15.0)
+# The sweep sends a push overdue by this much: its task was lost, or its worker died mid-send.
+PUSH_SWEEP_GRACE_SECONDS = env.float("PUSH_SWEEP_GRACE_SECONDS", default=5.0)
 # A queue and workers of their own: a slow push service delays neither turn clocks nor webhooks.
 PUSH_QUEUE = env.str("PUSH_QUEUE", default="push")
 CELERY_BEAT_SCHEDULE["sweep-pushes"] = {

@@ -59,6 +59,7 @@ class PushService:
         self.script = Script((default_status, {}, b""))
         self.received: list[Received] = []
         self.tokens_issued = 0
+        self.hold_seconds = 0.0  # each push is recorded, then answered this much later
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -90,6 +91,8 @@ class PushService:
         with self.lock:
             status, extra, answer = self.script.next()
             self.received.append(Received(path, headers, body, status, time.time()))
+            hold = self.hold_seconds
+        time.sleep(hold)
         return status, extra, answer
 
 
