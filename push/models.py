@@ -117,6 +117,9 @@ class Push(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="The game's version (0: lobby).")
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     data = models.JSONField(default=dict, help_text="Ids and figures; never a card or a name.")
+    message = models.JSONField(
+        null=True, blank=True, help_text="The data last sent (PushData): the delivery log shows it."
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(max_length=200, blank=True, help_text="Why skipped or failed.")
     attempt_count = models.PositiveSmallIntegerField(default=0)

@@ -12,20 +12,20 @@ from django.utils.decorators import sync_and_async_middleware
 
 from streams import presence
 
-#: The routes whose successful GET is the player reading the game (routes/games.py).
-READS = frozenset({"games-read", "games-events"})
+#: The routes whose success means the player is at the game's table (routes/games.py): reading
+#: it, or acting in it (a bot's instant answer to his move must not buzz him).
+AT_TABLE = {("GET", "games-read"), ("GET", "games-events"), ("POST", "games-act")}
 
 
 def mark_if_read(request: HttpRequest, response: HttpResponseBase) -> None:
-    """After a successful GET (200 or 304) of one of ``READS`` by a signed-in player: DRF sets
+    """After a successful read or action of ``AT_TABLE`` by a signed-in player: DRF sets
     ``request.user`` on the Django request when it authenticates, so it is known by then."""
     match = request.resolver_match
     user = getattr(request, "user", None)
     if (
-        request.method == "GET"
-        and response.status_code in (200, 304)
-        and match is not None
-        and match.url_name in READS
+        match is not None
+        and (request.method, match.url_name) in AT_TABLE
+        and response.status_code in (200, 201, 304)
         and user is not None
         and user.is_authenticated
     ):

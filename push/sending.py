@@ -64,19 +64,17 @@ def send(push_id: str) -> str | None:
         return None
     skipped = why_not_now(push)
     started = timezone.now()
-    if skipped:
-        answer = None
-    else:
-        message = messages.build(push)
-        answer = senders.send(push.device, message)
+    message = None if skipped else messages.build(push)
+    answer = None if message is None else senders.send(push.device, message)
     with transaction.atomic():
         push = Push.objects.select_for_update().select_related("device").filter(pk=push.pk).first()
         if push is None or push.status != Push.Status.SENDING:
             return None  # the device was removed meanwhile
-        if answer is None:
+        if answer is None or message is None:
             push.status, push.reason, push.due_at = Push.Status.SKIPPED, skipped, started
             push.save(update_fields=["status", "reason", "due_at"])
             return push.status
+        push.message = message.data
         return _record(push, answer, started)
 
 

@@ -287,6 +287,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         # Each lobby kind's body, then every webhook and their union (the lobby's first).
         "lobby.api.webhooks.install",
         "notifications.api.webhooks.install",
+        "push.api.schema.install",
         "games.contract.install",
         "truc_api.openapi.postprocess",
     ],

@@ -8,10 +8,12 @@ import re
 from typing import Any
 from zoneinfo import available_timezones
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from push.models import Locale, Platform, Push, PushKind
+from truc_api.components import component
 from truc_api.serializers import StrictSerializer
 
 # --- input -------------------------------------------------------------------------------------
@@ -125,7 +127,10 @@ class DeviceCreateSerializer(StrictSerializer):
         return data
 
 
+@extend_schema_field({"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"})
 class TimeOfDayField(serializers.TimeField):
+    """A time of day as `HH:MM` (the schema's `time` format would want seconds and a zone)."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(format="%H:%M", input_formats=["%H:%M"], **kwargs)
 
@@ -204,6 +209,9 @@ class PushSerializer(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField()
     sent_at = serializers.DateTimeField(allow_null=True)
     attempts = PushAttemptSerializer(many=True, source="attempts.all")
+    message = component(
+        "PushData", nullable=True, help_text="The data last sent; null until an attempt."
+    )
 
 
 class PushSettingsSerializer(serializers.Serializer[Any]):

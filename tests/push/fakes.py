@@ -1,5 +1,6 @@
-"""The push lab: local fakes of the three push services, no internet.
+"""The push lab: local fakes of the three push services, no internet (tests/push, bench/push.py).
 
+- ``Browser``: a browser's push subscription, its own P-256 key pair and auth secret (RFC 8291).
 - ``PushService``: an HTTP server on 127.0.0.1 in a thread, answering each request from a script
   (201 by default): a Web Push endpoint, and FCM's token and send endpoints (``/token``,
   ``/v1/projects/<id>/messages:send``).
@@ -12,9 +13,11 @@ Each records what it received and answers success, a permanent refusal, 429 with
 from __future__ import annotations
 
 import asyncio
+import base64
 import datetime
 import ipaddress
 import json
+import os
 import socket
 import threading
 import time
@@ -30,6 +33,40 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import NameOID
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
+
+
+def new_pem() -> str:
+    key = ec.generate_private_key(ec.SECP256R1())
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+@dataclass
+class Browser:
+    """A browser's push subscription: its own key pair and auth secret (RFC 8291)."""
+
+    endpoint: str
+    key: ec.EllipticCurvePrivateKey = field(
+        default_factory=lambda: ec.generate_private_key(ec.SECP256R1())
+    )
+    auth: bytes = field(default_factory=lambda: os.urandom(16))
+
+    def subscription(self) -> dict[str, Any]:
+        point = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        return {
+            "endpoint": self.endpoint,
+            "expirationTime": None,
+            "keys": {"p256dh": b64url(point), "auth": b64url(self.auth)},
+        }
 
 
 @dataclass(frozen=True)
@@ -60,6 +97,7 @@ class PushService:
         self.received: list[Received] = []
         self.tokens_issued = 0
         self.hold_seconds = 0.0  # each push is recorded, then answered this much later
+        self.by_path: dict[str, deque[tuple[int, dict[str, str], bytes]]] = {}
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -68,10 +106,17 @@ class PushService:
     def url(self, path: str = "/push/1") -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}{path}"
 
-    def then(self, status: int, headers: dict[str, str] | None = None, body: Any = b"") -> None:
-        """Answer the next request so (after those already scripted)."""
+    def then(
+        self,
+        status: int,
+        headers: dict[str, str] | None = None,
+        body: Any = b"",
+        path: str | None = None,
+    ) -> None:
+        """Answer the next request (to ``path``, or to any) so, after those already scripted."""
         raw = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.script.queue.append((status, headers or {}, raw))
+        queue = self.by_path.setdefault(path, deque()) if path else self.script.queue
+        queue.append((status, headers or {}, raw))
 
     def pushes(self) -> list[Received]:
         with self.lock:
@@ -89,7 +134,8 @@ class PushService:
             token = {"access_token": f"ya29.fake-{self.tokens_issued}", "expires_in": 3600}
             return 200, {"content-type": "application/json"}, json.dumps(token).encode()
         with self.lock:
-            status, extra, answer = self.script.next()
+            own = self.by_path.get(path)
+            status, extra, answer = own.popleft() if own else self.script.next()
             self.received.append(Received(path, headers, body, status, time.time()))
             hold = self.hold_seconds
         time.sleep(hold)

@@ -9,7 +9,8 @@ import pytest
 from django.utils import timezone
 
 from push.models import Device
-from tests.push.conftest import DEVICES, Browser, register
+from tests.push.conftest import DEVICES, register
+from tests.push.fakes import Browser
 
 APNS_TOKEN = "740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad"
 

@@ -20,8 +20,8 @@ from notifications import reminders
 from push import sending
 from push.models import Push, PushSettings
 from tests.notifications.conftest import act, mover
-from tests.push.conftest import SETTINGS, Browser, leave_tables, register
-from tests.push.fakes import PushService
+from tests.push.conftest import SETTINGS, leave_tables, register
+from tests.push.fakes import Browser, PushService
 
 
 @pytest.fixture

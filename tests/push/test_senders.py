@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from push import apns, fcm, sending
 from push.models import Device, Push, PushAttempt, PushKind
-from tests.push.conftest import DEVICES, Browser, new_pem, register
-from tests.push.fakes import FakeAPNs, PushService, fcm_service_account, make_ca
+from tests.push.conftest import DEVICES, register
+from tests.push.fakes import Browser, FakeAPNs, PushService, fcm_service_account, make_ca, new_pem
 
 APNS_TOKEN = "740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad"
 
@@ -128,6 +128,7 @@ def test_webpush_429_is_retried_after_its_retry_after(make_client, service) -> N
     log = me.get(f"{DEVICES}/{device['id']}/deliveries").json()["results"]
     assert [a["status_code"] for a in log[0]["attempts"]] == [429, 201]
     assert log[0]["status"] == "sent" and len(service.pushes()) == 2
+    assert log[0]["message"]["push_id"] == str(push.pk) and log[0]["message"]["badge"] == "0"
 
 
 def test_webpush_503_is_retried_with_backoff(make_client, service, settings) -> None:
@@ -185,6 +186,7 @@ def fcm_lab(service, settings, tmp_path) -> PushService:
     settings.FCM_SERVICE_ACCOUNT_FILE = str(fcm_service_account(service.url("/token"), tmp_path))
     settings.FCM_BASE_URL = service.url("")
     fcm.credentials.cache_clear()
+    fcm.client.cache_clear()
     sent = {"name": "projects/truc-lab/messages/0:1"}
     service.script.default = (200, {"content-type": "application/json"}, json.dumps(sent).encode())
     return service

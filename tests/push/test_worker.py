@@ -24,8 +24,8 @@ from push import sending
 from push.models import Device, Push, PushKind
 from tests.celery_fixtures import eventually
 from tests.notifications.conftest import act, mover
-from tests.push.conftest import Browser, leave_tables, register
-from tests.push.fakes import PushService
+from tests.push.conftest import leave_tables, register
+from tests.push.fakes import Browser, PushService
 
 pytestmark = pytest.mark.slow
 
