@@ -53,7 +53,7 @@ def build(push: Push) -> Message:
         "version": str(push.version),
         "deadline": stored.get("deadline") or "",
         "badge": str(count),
-        "url": f"/play/#/games/{game_id}" if game_id else "/play/",
+        "url": f"/play/#/game/{game_id}" if game_id else "/play/",
         "title": title,
         "body": body,
     }

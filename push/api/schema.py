@@ -43,8 +43,8 @@ FIELDS: Schema = {
     },
     "url": {
         "type": "string",
-        "description": "Where the web table opens it: `/play/#/games/<game_id>`.",
-        "examples": ["/play/#/games/5d1c8a52-0f3b-4f7e-8d65-3c2b1a0e9f77"],
+        "description": "Where the web table opens it: `/play/#/game/<game_id>`.",
+        "examples": ["/play/#/game/5d1c8a52-0f3b-4f7e-8d65-3c2b1a0e9f77"],
     },
     "title": {
         "type": "string",

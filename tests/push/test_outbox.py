@@ -90,7 +90,7 @@ def test_turn_handed_over_is_pushed_once_to_the_away_device(game, service, setti
     assert message["body"] == f"Contra {mover_client.player.public_name}."
     data = message["data"]
     assert data["game_id"] == game_id and data["kind"] == "your_turn"
-    assert data["badge"] == "1" and data["url"] == f"/play/#/games/{game_id}"
+    assert data["badge"] == "1" and data["url"] == f"/play/#/game/{game_id}"
 
 
 def test_no_card_in_any_push_nor_its_log(game, service, caplog) -> None:
