@@ -36,7 +36,6 @@ def register(player: Player, data: dict[str, Any]) -> tuple[Device, bool]:
             check_url(address, allow_private=settings.PUSH_ALLOW_PRIVATE_ADDRESSES)
         except AddressRefused as refused:
             raise EndpointRefused(str(refused), refused.code) from None
-    now = timezone.now()
     with transaction.atomic():
         device, created = Device.objects.select_for_update().update_or_create(
             platform=platform,
@@ -47,16 +46,7 @@ def register(player: Player, data: dict[str, Any]) -> tuple[Device, bool]:
                 "topic": data.get("topic", ""),
                 "locale": data.get("locale", "en"),
                 "label": data.get("label", ""),
-                "refreshed_at": now,
-            },
-            create_defaults={
-                "player": player,
-                "keys": subscription.get("keys", {}),
-                "topic": data.get("topic", ""),
-                "locale": data.get("locale", "en"),
-                "label": data.get("label", ""),
-                "refreshed_at": now,
-                "created_at": now,
+                "refreshed_at": timezone.now(),
             },
         )
         _keep_most_recent(player)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import get_args
 
-from notifications.addresses import RefusalCode
+from notifications.errors import UrlRefused
 from truc_api.problems import ApplicationError, one_field
 
 
@@ -37,17 +36,10 @@ class PlatformNotConfigured(ApplicationError):
         return ("platform_not_configured",)
 
 
-class EndpointRefused(ApplicationError):
-    """A Web Push endpoint the server may not send to (as a webhook URL: a private or loopback
-    address, a host that does not resolve): a 422 naming why."""
+class EndpointRefused(UrlRefused):
+    """A Web Push endpoint the server may not send to, refused as a webhook URL is (a private or
+    loopback address, a host that does not resolve): a 422 naming why."""
 
     code = "endpoint_refused"
-    status = HTTPStatus.UNPROCESSABLE_ENTITY
     title = "The server may not send to that endpoint."
-
-    def __init__(self, message: str, reason: RefusalCode) -> None:
-        super().__init__(message, extra=one_field("subscription.endpoint", reason, message))
-
-    @classmethod
-    def field_codes(cls) -> tuple[str, ...]:
-        return get_args(RefusalCode)
+    field = "subscription.endpoint"
