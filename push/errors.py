@@ -43,3 +43,34 @@ class EndpointRefused(UrlRefused):
     code = "endpoint_refused"
     title = "The server may not send to that endpoint."
     field = "subscription.endpoint"
+
+
+class _FieldsRefused(ApplicationError):
+    """Values the schema allows that a rule of the push API refuses: a 422 naming each field at
+    fault with its code (as the webhooks' ``url_refused`` does for a URL)."""
+
+    status = HTTPStatus.UNPROCESSABLE_ENTITY
+    #: The field codes it may name (typed by the subclasses; the schema's enum lists them).
+    reasons: tuple[str, ...] = ()
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        super().__init__(errors[0]["message"] if errors else None, extra={"errors": errors})
+
+    @classmethod
+    def field_codes(cls) -> tuple[str, ...]:
+        return cls.reasons
+
+
+class DeviceRefused(_FieldsRefused):
+    """A device body whose fields do not go together (a token for a Web Push device, no topic for
+    APNs) or are not what their service issues (a token, a browser's keys)."""
+
+    code = "device_refused"
+    title = "The device cannot be registered as given."
+    reasons = ("required", "unknown_field", "invalid_token", "invalid_topic", "invalid_key")
+
+
+class ChoicesRefused(_FieldsRefused):
+    code = "choices_refused"
+    title = "The choices cannot be saved as given."
+    reasons = ("invalid_time_zone", "quiet_hours_incomplete")

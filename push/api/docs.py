@@ -17,6 +17,11 @@ from truc_api.serializers import (
     refusal,
 )
 
+
+def _field(name: str, code: str, message: str) -> dict[str, str]:
+    return {"field": name, "code": code, "message": message}
+
+
 _DEVICE_NOT_FOUND = answer("No such device", errors.DeviceNotFound())
 _KEYS = {
     "p256dh": (
@@ -29,22 +34,35 @@ _BY_OPERATION: dict[str, list[OpenApiExample]] = {
     "devices_list": [page_refusal("Limit out of range")],
     "devices_register": [
         refusal("Unknown kind", DeviceCreateSerializer, {"kind": "sms", "token": "x"}),
-        refusal("No token", DeviceCreateSerializer, {"kind": "fcm"}),
-        refusal(
-            "Not an APNs token",
-            DeviceCreateSerializer,
-            {"kind": "apns", "token": "not-hex", "topic": "com.example.truc"},
+        answer(
+            "No token",
+            errors.DeviceRefused(
+                [{"field": "token", "code": "required", "message": "Required for a fcm device."}]
+            ),
         ),
-        refusal(
+        answer(
+            "Not an APNs token",
+            errors.DeviceRefused(
+                [
+                    {
+                        "field": "token",
+                        "code": "invalid_token",
+                        "message": "Not an APNs device token.",
+                    }
+                ]
+            ),
+        ),
+        answer(
             "Bad browser key",
-            DeviceCreateSerializer,
-            {
-                "kind": "webpush",
-                "subscription": {
-                    "endpoint": "https://push.example.net/x",
-                    "keys": {"p256dh": "AAAA", "auth": _KEYS["auth"]},
-                },
-            },
+            errors.DeviceRefused(
+                [
+                    {
+                        "field": "subscription.keys.p256dh",
+                        "code": "invalid_key",
+                        "message": "Not an uncompressed P-256 point in base64url.",
+                    }
+                ]
+            ),
         ),
         answer(
             "Private address",
@@ -60,8 +78,31 @@ _BY_OPERATION: dict[str, list[OpenApiExample]] = {
     "push_settings_read": [],
     "push_settings_update": [
         refusal("Unknown kind", PushSettingsInputSerializer, {"kinds": ["turn"]}),
-        refusal("Unknown time zone", PushSettingsInputSerializer, {"time_zone": "Mars/Olympus"}),
-        refusal("Half the quiet hours", PushSettingsInputSerializer, {"quiet_from": "22:00"}),
+        answer(
+            "Unknown time zone",
+            errors.ChoicesRefused(
+                [
+                    {
+                        "field": "time_zone",
+                        "code": "invalid_time_zone",
+                        "message": "Not an IANA time zone.",
+                    }
+                ]
+            ),
+        ),
+        answer(
+            "Half the quiet hours",
+            errors.ChoicesRefused(
+                [
+                    {
+                        "field": "quiet_until",
+                        "code": "quiet_hours_incomplete",
+                        "message": "Quiet hours take both quiet_from and quiet_until, or null"
+                        " for both.",
+                    }
+                ]
+            ),
+        ),
     ],
 }
 

@@ -10,8 +10,8 @@ from zoneinfo import available_timezones
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.exceptions import ErrorDetail
 
+from push.errors import ChoicesRefused, DeviceRefused
 from push.models import Locale, Platform, Push, PushKind
 from truc_api.components import component
 from truc_api.serializers import StrictSerializer
@@ -22,12 +22,6 @@ from truc_api.serializers import StrictSerializer
 FCM_TOKEN = re.compile(r"[A-Za-z0-9_:\-]{20,4096}")
 APNS_TOKEN = re.compile(r"[0-9a-fA-F]{64,200}")
 BUNDLE_ID = re.compile(r"[A-Za-z0-9\-.]{1,155}")
-
-
-def field_error(message: str, code: str) -> ErrorDetail:
-    """A field's error with a code its field declares in ``error_messages`` (so the schema's
-    ``FieldErrorCode`` enum lists it: truc_api/openapi.py reads them)."""
-    return ErrorDetail(message, code=code)
 
 
 def _urlsafe_bytes(value: str) -> bytes | None:
@@ -41,31 +35,11 @@ class WebPushKeysSerializer(StrictSerializer):
     """The browser's keys: RFC 8291's encryption of each push is made for them."""
 
     p256dh = serializers.CharField(
-        max_length=100,
-        help_text="The browser's P-256 public key, base64url (65 bytes).",
-        error_messages={"invalid_key": "Not an uncompressed P-256 point in base64url."},
+        max_length=100, help_text="The browser's P-256 public key, base64url (65 bytes)."
     )
     auth = serializers.CharField(
-        max_length=40,
-        help_text="The browser's authentication secret, base64url (16 bytes).",
-        error_messages={"invalid_key": "Not 16 bytes in base64url."},
+        max_length=40, help_text="The browser's authentication secret, base64url (16 bytes)."
     )
-
-    def validate_p256dh(self, value: str) -> str:
-        raw = _urlsafe_bytes(value)
-        if raw is None or len(raw) != 65 or raw[0] != 4:
-            raise serializers.ValidationError(
-                field_error("Not an uncompressed P-256 point in base64url.", "invalid_key")
-            )
-        return value
-
-    def validate_auth(self, value: str) -> str:
-        raw = _urlsafe_bytes(value)
-        if raw is None or len(raw) != 16:
-            raise serializers.ValidationError(
-                field_error("Not 16 bytes in base64url.", "invalid_key")
-            )
-        return value
 
 
 class WebPushSubscriptionSerializer(StrictSerializer):
@@ -88,13 +62,9 @@ class DeviceCreateSerializer(StrictSerializer):
         required=False,
         max_length=4096,
         help_text="FCM's registration token, or APNs' device token (hex).",
-        error_messages={"invalid_token": "Not a token of this kind of device."},
     )
     topic = serializers.CharField(
-        required=False,
-        max_length=155,
-        help_text="APNs: the app's bundle id.",
-        error_messages={"invalid_topic": "Not a bundle id."},
+        required=False, max_length=155, help_text="APNs: the app's bundle id."
     )
     locale = serializers.ChoiceField(Locale.choices, required=False, default=Locale.EN)
     # A serializer is a field, whose own ``label`` the stubs type: the API's name wins here.
@@ -103,28 +73,48 @@ class DeviceCreateSerializer(StrictSerializer):
     )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        kind, token, topic = data["kind"], data.get("token"), data.get("topic")
-        wanted = {
-            Platform.WEBPUSH: {"subscription"},
-            Platform.FCM: {"token"},
-            Platform.APNS: {"token", "topic"},
-        }[kind]
-        errors: dict[str, Any] = {}
-        for name in ("subscription", "token", "topic"):
-            if name in wanted and name not in data:
-                errors[name] = [field_error(f"Required for a {kind} device.", "required")]
-            elif name not in wanted and name in data:
-                errors[name] = [field_error(f"Not taken for a {kind} device.", "unknown_field")]
-        if not errors and kind == Platform.FCM and not FCM_TOKEN.fullmatch(token or ""):
-            errors["token"] = [field_error("Not an FCM registration token.", "invalid_token")]
-        if not errors and kind == Platform.APNS:
-            if not APNS_TOKEN.fullmatch(token or ""):
-                errors["token"] = [field_error("Not an APNs device token.", "invalid_token")]
-            if not BUNDLE_ID.fullmatch(topic or ""):
-                errors["topic"] = [field_error("Not a bundle id.", "invalid_topic")]
+        """What the schema cannot say: which fields go with which kind, and whether a token or
+        a browser's keys are what their service issues: a 422 ``device_refused``."""
+        errors = _kind_errors(data) or _value_errors(data)
         if errors:
-            raise serializers.ValidationError(errors)
+            raise DeviceRefused([{"field": f, "code": c, "message": m} for f, c, m in errors])
         return data
+
+
+def _kind_errors(data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    kind = data["kind"]
+    wanted = {
+        Platform.WEBPUSH: {"subscription"},
+        Platform.FCM: {"token"},
+        Platform.APNS: {"token", "topic"},
+    }[kind]
+    errors: list[tuple[str, str, str]] = []
+    for name in ("subscription", "token", "topic"):
+        if name in wanted and name not in data:
+            errors.append((name, "required", f"Required for a {kind} device."))
+        elif name not in wanted and name in data:
+            errors.append((name, "unknown_field", f"Not taken for a {kind} device."))
+    return errors
+
+
+def _value_errors(data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    kind, token, topic = data["kind"], data.get("token", ""), data.get("topic", "")
+    errors: list[tuple[str, str, str]] = []
+    if kind == Platform.FCM and not FCM_TOKEN.fullmatch(token):
+        errors.append(("token", "invalid_token", "Not an FCM registration token."))
+    if kind == Platform.APNS and not APNS_TOKEN.fullmatch(token):
+        errors.append(("token", "invalid_token", "Not an APNs device token."))
+    if kind == Platform.APNS and not BUNDLE_ID.fullmatch(topic):
+        errors.append(("topic", "invalid_topic", "Not a bundle id."))
+    if kind == Platform.WEBPUSH:
+        keys = data["subscription"]["keys"]
+        point, secret = _urlsafe_bytes(keys["p256dh"]), _urlsafe_bytes(keys["auth"])
+        if point is None or len(point) != 65 or point[0] != 4:
+            message = "Not an uncompressed P-256 point in base64url."
+            errors.append(("subscription.keys.p256dh", "invalid_key", message))
+        if secret is None or len(secret) != 16:
+            errors.append(("subscription.keys.auth", "invalid_key", "Not 16 bytes in base64url."))
+    return errors
 
 
 @extend_schema_field({"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"})
@@ -143,35 +133,25 @@ class PushSettingsInputSerializer(StrictSerializer):
         child=serializers.ChoiceField(PushKind.choices), max_length=len(PushKind), required=False
     )
     time_zone = serializers.CharField(
-        max_length=64,
-        required=False,
-        help_text="An IANA time zone: `Europe/Madrid`.",
-        error_messages={"invalid_time_zone": "Not an IANA time zone."},
+        max_length=64, required=False, help_text="An IANA time zone: `Europe/Madrid`."
     )
     quiet_from = TimeOfDayField(required=False, allow_null=True, help_text="`HH:MM`, local.")
-    quiet_until = TimeOfDayField(
-        required=False,
-        allow_null=True,
-        help_text="`HH:MM`, local.",
-        error_messages={"quiet_hours_incomplete": "Give both quiet_from and quiet_until."},
-    )
+    quiet_until = TimeOfDayField(required=False, allow_null=True, help_text="`HH:MM`, local.")
     urgent_in_quiet_hours = serializers.BooleanField(required=False)
 
-    def validate_time_zone(self, value: str) -> str:
-        if value not in available_timezones():
-            raise serializers.ValidationError(
-                field_error("Not an IANA time zone.", "invalid_time_zone")
-            )
-        return value
-
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        """What the schema cannot say: a time zone that exists, quiet hours whole: a 422
+        ``choices_refused``."""
+        errors: list[tuple[str, str, str]] = []
+        if "time_zone" in data and data["time_zone"] not in available_timezones():
+            errors.append(("time_zone", "invalid_time_zone", "Not an IANA time zone."))
         if ("quiet_from" in data) != ("quiet_until" in data) or (
             "quiet_from" in data and (data["quiet_from"] is None) != (data["quiet_until"] is None)
         ):
             message = "Quiet hours take both quiet_from and quiet_until, or null for both."
-            raise serializers.ValidationError(
-                {"quiet_until": [field_error(message, "quiet_hours_incomplete")]}
-            )
+            errors.append(("quiet_until", "quiet_hours_incomplete", message))
+        if errors:
+            raise ChoicesRefused([{"field": f, "code": c, "message": m} for f, c, m in errors])
         return data
 
 

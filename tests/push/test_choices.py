@@ -41,21 +41,22 @@ def test_choices_patch_changes_only_what_is_given(make_client) -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "field", "code"),
+    ("body", "status", "field", "code"),
     [
-        ({"kinds": ["turn"]}, "kinds.0", "invalid_choice"),
-        ({"time_zone": "Mars/Olympus"}, "time_zone", "invalid_time_zone"),
-        ({"quiet_from": "22:00"}, "quiet_until", "quiet_hours_incomplete"),
-        ({"quiet_from": "25:00", "quiet_until": "08:00"}, "quiet_from", "invalid"),
-        ({"snooze": True}, "snooze", "unknown_field"),
+        ({"kinds": ["turn"]}, 400, "kinds.0", "invalid_choice"),
+        ({"quiet_from": "25:00", "quiet_until": "08:00"}, 400, "quiet_from", "invalid"),
+        ({"snooze": True}, 400, "snooze", "unknown_field"),
+        ({"time_zone": "Mars/Olympus"}, 422, "time_zone", "invalid_time_zone"),
+        ({"quiet_from": "22:00"}, 422, "quiet_until", "quiet_hours_incomplete"),
     ],
 )
-def test_choices_patch_refuses_bad_values(make_client, body, field, code) -> None:
+def test_choices_patch_refuses_bad_values(make_client, body, status, field, code) -> None:
     client = make_client()
     response = client.http.patch(SETTINGS, body, format="json")
 
-    assert response.status_code == 400
+    assert response.status_code == status
     problem = response.json()
+    assert problem["code"] == ("invalid_request" if status == 400 else "choices_refused")
     assert (field, code) in {(e["field"], e["code"]) for e in problem["errors"]}, problem
     assert not PushSettings.objects.filter(player=client.player).exists()
 
