@@ -60,11 +60,14 @@ def play_bots(game_id: str) -> None:
         assert bot_players.move(game.pk, game.version, seat)
 
 
-def send_due(player) -> list[str]:
-    """The worker, once the delay is over: every pending push of the player's, attempted until
-    none is pending (a 429's Retry-After of 0 is due at once)."""
+def send_due(player, only: set | None = None) -> list[str]:
+    """The worker, once the delay is over: every pending push of the player's (of ``only``),
+    attempted until none is pending (a 429's Retry-After of 0 is due at once)."""
     statuses = []
-    while pending := list(Push.objects.filter(device__player=player, status="pending")):
+    query = Push.objects.filter(device__player=player, status="pending")
+    if only is not None:
+        query = query.filter(pk__in=only)
+    while pending := list(query.all()):
         for push in pending:
             Push.objects.filter(pk=push.pk).update(due_at=timezone.now())
             statuses.append(sending.send(str(push.pk)))
@@ -154,10 +157,13 @@ def play_turns(me, game_id, rng, service, tally, *, wants_turns: bool) -> None:
             assert set(statuses) <= {"skipped"}
             tally["skipped_at_table"] += len(statuses)
         else:  # away, but he answers before the delay is over
+            earlier = {push.pk for push in written}
             leave_tables()
             came = acted(me, game_id, action)
             leave_tables()
-            statuses = send_due(me.player)
+            # Those written before his answer; one his answer causes (a call left pending
+            # against him) waits for the next turn's check.
+            statuses = send_due(me.player, earlier)
             assert set(statuses) <= {"skipped"}
             tally["skipped_stale"] += len(statuses)
             assert all(
