@@ -11,6 +11,7 @@ from zoneinfo import available_timezones
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from notifications.api.serializers import WebhookUrlField
 from push.errors import ChoicesRefused, DeviceRefused
 from push.models import Locale, Platform, Push, PushKind
 from truc_api.components import component
@@ -45,7 +46,9 @@ class WebPushKeysSerializer(StrictSerializer):
 class WebPushSubscriptionSerializer(StrictSerializer):
     """Exactly what the browser's ``PushSubscription.toJSON()`` gives."""
 
-    endpoint = serializers.URLField(max_length=2000)
+    # A URI as the schema says; whether the server may send to it is a 422 (push/devices.py),
+    # as a webhook's URL is.
+    endpoint = WebhookUrlField(max_length=2000)
     expirationTime = serializers.IntegerField(  # noqa: N815  (the browser's own name)
         required=False, allow_null=True, help_text="The browser's; not used."
     )

@@ -170,3 +170,14 @@ def test_device_refreshed_long_ago_is_the_first_dropped(make_client, settings) -
 
     kept = {d["id"] for d in client_devices(client)}
     assert old["id"] in kept and len(kept) == 2
+
+
+def test_device_endpoint_not_http_is_refused(make_client) -> None:
+    response = make_client().post(DEVICES, webpush_body("ftp://push.example.net/1"))
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0] == {
+        "field": "subscription.endpoint",
+        "code": "invalid_url",
+        "message": "Only http and https URLs with a host are accepted.",
+    }
