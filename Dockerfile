@@ -22,7 +22,9 @@ COPY games ./games
 COPY players ./players
 COPY notifications ./notifications
 COPY streams ./streams
+COPY push ./push
 COPY lobby ./lobby
+COPY oauth ./oauth
 COPY routes ./routes
 COPY play ./play
 

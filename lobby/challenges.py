@@ -92,7 +92,9 @@ def create_challenge(challenger: Player, request: ChallengeRequest) -> Challenge
             for number, player in sorted(named.items())
         )
         invited = [player.pk for number, player in named.items() if number and player is not None]
-        notices.tell(invited, Kind.CHALLENGE_RECEIVED, challenge_id=challenge.pk)
+        notices.tell(
+            invited, Kind.CHALLENGE_RECEIVED, challenge_id=challenge.pk, by=challenge.challenger_id
+        )
     logger.info("lobby.challenge_created", challenge_id=str(challenge.pk))
     return challenge
 

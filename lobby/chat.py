@@ -27,6 +27,7 @@ from lobby.errors import LineNotFound, RoomClosed, TooManyMessages
 from lobby.models import ChatLine, ChatModeration
 from players import selectors as players
 from players.models import Player
+from push import outbox as push
 
 logger = structlog.get_logger(__name__)
 Room = ChatLine.Room
@@ -57,6 +58,8 @@ def say(player: Player, game_id: GameId, room: str, text: str) -> ChatLine:
         line = ChatLine.objects.create(
             game=game, room=room, author=player, text=text, created_at=now
         )
+        if room == Room.PLAYERS:  # a push to the other seats that chose chat (never its text)
+            push.chat(game, player.pk, line.pk)
     # The room and the line's id only: what is said is the players' own business.
     logger.info("lobby.chat_line", game_id=str(game.pk), room=room, line_id=line.pk)
     return line

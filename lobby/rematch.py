@@ -50,7 +50,9 @@ def want_rematch(player: Player, game_id: GameId) -> dict[str, Any]:
         offer = Rematch.objects.select_for_update().filter(game=game).first()
         if offer is None:
             offer = Rematch.objects.create(game=game, offered_by=player, accepted_by=[player.pk])
-            notices.tell(_people(seats, but=player.pk), Kind.REMATCH_OFFERED, game_id=game.pk)
+            notices.tell(
+                _people(seats, but=player.pk), Kind.REMATCH_OFFERED, game_id=game.pk, by=player.pk
+            )
         elif offer.status != Rematch.Status.OFFERED:
             raise RematchClosed(extra={"rematch_status": offer.status})
         elif player.pk not in offer.accepted_by:

@@ -6,7 +6,8 @@ attempt then connects to the very addresses that were checked (``Target.addresse
 resolving the name a second time, so a name that answers a public address to the check and a
 private one to the connection (DNS rebinding) gets nowhere.
 ``WEBHOOK_ALLOW_PRIVATE_ADDRESSES`` lifts the address rule (development, and the tests' local
-receiver); the connection is still made to the resolved addresses.
+receiver); the connection is still made to the resolved addresses. Web Push endpoints are held to
+the same rule (push/), lifted by ``PUSH_ALLOW_PRIVATE_ADDRESSES`` instead (``allow_private``).
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ class Target:
     addresses: tuple[str, ...]
 
 
-def check_url(url: str) -> None:
-    """Raise ``AddressRefused`` unless the server may send to ``url`` (at subscription time)."""
+def check_url(url: str, allow_private: bool | None = None) -> None:
+    """Raise ``AddressRefused`` unless the server may send to ``url`` (at subscription time);
+    ``allow_private`` defaults to ``WEBHOOK_ALLOW_PRIVATE_ADDRESSES``."""
     try:
         parts = urlsplit(url)
     except ValueError:  # an IPv6 host with no closing bracket, say
@@ -60,11 +62,15 @@ def check_url(url: str) -> None:
         ) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise AddressRefused("Only http and https URLs with a host are accepted.", "invalid_url")
-    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
-        target(url)
+    if not _allowed(allow_private):
+        target(url, allow_private)
 
 
-def target(url: str) -> Target:
+def _allowed(allow_private: bool | None) -> bool:
+    return settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES if allow_private is None else allow_private
+
+
+def target(url: str, allow_private: bool | None = None) -> Target:
     """Resolve ``url``'s host once and check every address it resolves to."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -75,7 +81,7 @@ def target(url: str) -> Target:
     except (OSError, ValueError, UnicodeError):
         raise AddressRefused("The URL's host does not resolve.", "unresolvable_host") from None
     addresses = tuple(dict.fromkeys(str(sockaddr[0]).split("%", 1)[0] for *_, sockaddr in resolved))
-    if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES and not all(
+    if not _allowed(allow_private) and not all(
         map(is_public, map(ipaddress.ip_address, addresses))
     ):
         raise AddressRefused(

@@ -34,9 +34,11 @@ class UrlRefused(ApplicationError):
     code = "url_refused"
     status = HTTPStatus.UNPROCESSABLE_ENTITY
     title = "The server may not send to that URL."
+    #: The field at fault: a subclass names its own (push/errors.py's Web Push endpoint).
+    field = "url"
 
     def __init__(self, message: str, reason: RefusalCode) -> None:
-        super().__init__(message, extra=one_field("url", reason, message))
+        super().__init__(message, extra=one_field(self.field, reason, message))
 
     @classmethod
     def field_codes(cls) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from email.message import Message
 from typing import Any
 
 import structlog
@@ -240,9 +241,15 @@ NO_ANSWER = "The receiver did not answer."
 
 
 def exchange(where: Target, body: bytes, headers: dict[str, str]) -> int:
-    """Send the request and read the status: connecting is bounded by
+    """Send the request and read the status (``reply``)."""
+    return reply(where, body, headers)[0]
+
+
+def reply(where: Target, body: bytes, headers: dict[str, str]) -> tuple[int, Message]:
+    """Send the request and read the status and headers: connecting is bounded by
     WEBHOOK_CONNECT_TIMEOUT_SECONDS, the whole exchange by WEBHOOK_TIMEOUT_SECONDS (a receiver
-    that trickles its answer is cut off), so a slow receiver holds a worker that long at most."""
+    that trickles its answer is cut off), so a slow receiver holds a worker that long at most.
+    Web Push sends through it too (push/webpush.py): an endpoint is a URL a player gave."""
     kind = _PinnedTLS if where.scheme == "https" else _Pinned
     connection = kind(where)
     cutoff = threading.Timer(settings.WEBHOOK_TIMEOUT_SECONDS, _cut, (connection,))
@@ -250,7 +257,7 @@ def exchange(where: Target, body: bytes, headers: dict[str, str]) -> int:
     try:
         connection.request("POST", where.path, body=body, headers=headers)
         with connection.getresponse() as response:
-            return response.status
+            return response.status, response.headers
     finally:
         cutoff.cancel()
         connection.close()

@@ -3,6 +3,8 @@ static/play/ do everything through the public API, as any third-party client wou
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
@@ -27,5 +29,17 @@ CONTENT_SECURITY_POLICY = "; ".join(
 def index(request: HttpRequest) -> HttpResponse:
     response = render(request, "play/index.html")
     response["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+SERVICE_WORKER = Path(__file__).resolve().parent / "static" / "play" / "sw.js"
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The web table's service worker (pushes shown, a click opens the game), served under
+    /play/ so that it may control the table's page."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response

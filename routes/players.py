@@ -1,7 +1,8 @@
 """Every route under /api/players/: a player's profile, which shows his record at the tables
 (games/api/profiles.py), his account's blocks, ratings and deletion (players/api/views.py), and
-his data export, which holds his challenges and chat too (lobby/api/table.py), and his personal
-tokens (oauth/api/views.py)."""
+his data export, which holds his challenges and chat too (lobby/api/table.py), his personal
+tokens (oauth/api/views.py), and his devices and choices for push notifications
+(push/api/views.py)."""
 
 from django.urls import path
 
@@ -10,6 +11,7 @@ from lobby.api import table as lobby
 from oauth.api import views as oauth
 from players.api import ratings
 from players.api import views as players
+from push.api import views as push
 
 urlpatterns = [
     path("players/me", profiles.MeView.as_view(), name="players-me"),
@@ -32,5 +34,21 @@ urlpatterns = [
         "players/me/tokens/<int:token_id>",
         oauth.TokenDetailView.as_view(),
         name="players-me-tokens-revoke",
+    ),
+    path("players/me/devices", push.DeviceListView.as_view(), name="players-me-devices"),
+    path(
+        "players/me/devices/<str:device_id>",
+        push.DeviceView.as_view(),
+        name="players-me-device",
+    ),
+    path(
+        "players/me/devices/<str:device_id>/deliveries",
+        push.DeliveryLogView.as_view(),
+        name="players-me-device-deliveries",
+    ),
+    path(
+        "players/me/notifications",
+        push.PushSettingsView.as_view(),
+        name="players-me-notifications",
     ),
 ]

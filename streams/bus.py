@@ -100,6 +100,11 @@ def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
+def redis_client() -> redis.Redis:
+    """This process's connection to ``STREAMS_REDIS_URL`` (set: the caller checks)."""
+    return _redis(settings.STREAMS_REDIS_URL)
+
+
 #: The hubs of this process, by event loop (the server runs one; tests may run several).
 _local_hubs: dict[asyncio.AbstractEventLoop, Any] = {}
 

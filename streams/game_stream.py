@@ -33,7 +33,7 @@ from games.selectors import etag, feed_item, game_payload, rating_changes_of
 from games.store.batch_read import read_games_and_events, states_after
 from games.store.log import seats_of
 from players.models import Player
-from streams import bus, hub, sse
+from streams import bus, hub, presence, sse
 from streams.limits import Claim
 from streams.live import Step, follow
 
@@ -291,6 +291,7 @@ def live(cursor: Cursor, player: Player, digest: str, claim: Claim) -> AsyncIter
             chunks, cursor = project(game_read, cursor, player.pk)
         except GameNotFound:  # deleted, or private and the reader no longer seated
             return Step([], end="not_found")
+        await presence.amark(here.redis, player.pk, cursor.game_id)  # no push about it now
         watch.seen["game"] = (cursor.game_id, cursor.mark)
         read_next = not game_read.complete
         if cursor.over:

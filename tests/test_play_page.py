@@ -37,3 +37,11 @@ def test_the_modules_import_each_other_and_nothing_from_elsewhere() -> None:
 
 def test_a_post_to_the_page_is_refused() -> None:
     assert Client().post("/play/").status_code == 405
+
+
+def test_the_service_worker_is_served_under_play_so_that_it_controls_the_table() -> None:
+    answer = Client().get("/play/sw.js")
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/javascript")
+    assert answer["Cache-Control"] == "no-cache"  # a new worker reaches the browsers at once
+    assert answer.content == (STATIC / "sw.js").read_bytes()

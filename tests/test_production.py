@@ -75,11 +75,20 @@ def test_the_deployment_sends_webhooks_to_a_worker_of_their_own():
             ("web", "worker", "webhook-worker", "beat")} == {queue}  # fmt: skip
 
 
-def test_make_run_starts_a_worker_for_the_webhook_queue(settings, tmp_path):
-    settings.WEBHOOK_QUEUE = "webhooks"
+def test_the_deployment_sends_pushes_to_a_worker_of_their_own():
+    """A slow push service must delay neither turn clocks nor webhooks."""
+    services = _compose()["services"]
+    queue = services["web"]["environment"]["PUSH_QUEUE"]
+
+    assert queue and queue not in ("celery", services["web"]["environment"]["WEBHOOK_QUEUE"])
+    assert services["push-worker"]["command"].split("-Q ")[1].split()[0] == queue
+
+
+def test_make_run_starts_a_worker_for_the_webhook_and_push_queues(settings, tmp_path):
+    settings.WEBHOOK_QUEUE, settings.PUSH_QUEUE = "webhooks", "push"
     queues = [command[command.index("-Q") + 1] for command in worker_commands(tmp_path)]
 
-    assert queues == ["celery", "webhooks"]
+    assert queues == ["celery", "webhooks", "push"]
 
 
 def test_only_the_proxy_is_published_and_granian_writes_no_access_log():

@@ -85,6 +85,8 @@ def logging_config(*, json: bool, level: str, colours: bool = False) -> dict[str
             # Replace Django's own console handlers so that each line is written once, by us.
             "django": {"handlers": [], "level": level, "propagate": True},
             "django.server": {"handlers": [], "level": level, "propagate": True},
+            # httpx logs every request's URL at INFO: an APNs URL holds a device's token.
+            "httpx": {"handlers": [], "level": "WARNING", "propagate": True},
         },
     }
 

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "players",
     "notifications",
     "streams",
+    "push",
     "lobby",
     # OAuth apps, their consent page, personal tokens (django-oauth-toolkit's server).
     "oauth",
@@ -77,6 +78,8 @@ MIDDLEWARE = [
     "truc_api.middleware.AdminAuthenticationMiddleware",
     "truc_api.middleware.AdminMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A player who reads a game is at its table: no push about it (push/presence.py).
+    "push.presence.seen_middleware",
 ]
 
 ROOT_URLCONF = "truc_api.urls"
@@ -359,6 +362,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         # Each lobby kind's body, then every webhook and their union (the lobby's first).
         "lobby.api.webhooks.install",
         "notifications.api.webhooks.install",
+        "push.api.schema.install",
         "games.contract.install",
         "truc_api.openapi.postprocess",
     ],
@@ -407,6 +411,50 @@ CELERY_BEAT_SCHEDULE["deadline-reminders"] = {
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
     "NotificationKindEnum": "notifications.models.Kind",
     "DeliveryStatusEnum": "notifications.models.Delivery.Status",
+}
+
+# --- Push notifications (push/): phones and browsers, through their push services ------------
+
+# Each service is off until configured; the server runs without any (docs/push.md).
+# Web Push: the VAPID key pair's private half (PEM) and the contact the push services may write to.
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_SUBJECT = env.str("WEBPUSH_SUBJECT", default="")
+# FCM HTTP v1: a service account's JSON key file; its token_uri and FCM_BASE_URL say where to ask.
+FCM_SERVICE_ACCOUNT_FILE = env.str("FCM_SERVICE_ACCOUNT_FILE", default="")
+FCM_BASE_URL = env.str("FCM_BASE_URL", default="https://fcm.googleapis.com")
+# APNs: a token signing key (.p8, PEM), its id and the team's; APNS_CA_FILE only for a test APNs.
+APNS_KEY_FILE = env.str("APNS_KEY_FILE", default="")
+APNS_KEY_ID = env.str("APNS_KEY_ID", default="")
+APNS_TEAM_ID = env.str("APNS_TEAM_ID", default="")
+APNS_HOST = env.str("APNS_HOST", default="https://api.push.apple.com")
+APNS_CA_FILE = env.str("APNS_CA_FILE", default="")
+# A Web Push endpoint at a loopback or private address is refused (SSRF) unless this allows it.
+PUSH_ALLOW_PRIVATE_ADDRESSES = env.bool("PUSH_ALLOW_PRIVATE_ADDRESSES", default=DEBUG)
+PUSH_MAX_DEVICES = env.int("PUSH_MAX_DEVICES", default=5)
+# A push waits this long, then checks again that it still holds (the turn not already gone, the
+# player not at the table) before it is sent: a bot's instant answer buzzes no phone.
+PUSH_DELAY_SECONDS = env.float("PUSH_DELAY_SECONDS", default=2.0)
+# A player who read the game this recently (his stream of it, or the API) is at the table: no
+# push about it (streams/presence.py).
+AT_TABLE_SECONDS = env.float("AT_TABLE_SECONDS", default=10.0)
+PUSH_RETRY_DELAYS = [
+    float(delay) for delay in env.list("PUSH_RETRY_DELAYS", default=[5, 30, 120, 600, 1800])
+]
+PUSH_TIMEOUT_SECONDS: float = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
+PUSH_SWEEP_SECONDS = env.float("PUSH_SWEEP_SECONDS", default=15.0)
+# The sweep sends a push overdue by this much: its task was lost, or its worker died mid-send.
+PUSH_SWEEP_GRACE_SECONDS = env.float("PUSH_SWEEP_GRACE_SECONDS", default=5.0)
+# A queue and workers of their own: a slow push service delays neither turn clocks nor webhooks.
+PUSH_QUEUE = env.str("PUSH_QUEUE", default="push")
+CELERY_BEAT_SCHEDULE["sweep-pushes"] = {
+    "task": "push.tasks.sweep_pushes",
+    "schedule": PUSH_SWEEP_SECONDS,
+}
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] |= {
+    "PushKindEnum": "push.models.PushKind",
+    "PushStatusEnum": "push.models.Push.Status",
+    "PushPlatformEnum": "push.models.Platform",
+    "PushLocaleEnum": "push.models.Locale",
 }
 
 # --- Streams (streams/): Server-Sent Events, woken through Redis pub/sub after commit ---------

@@ -217,6 +217,17 @@ def _refused_by_rules(world: World) -> None:
     send("post", "/api/webhooks/subscriptions", {"url": "http://127.0.0.1/hook", "kinds": []})
     send("post", "/api/webhooks/subscriptions", {"url": "ftp://example.com/", "kinds": []})
     send("post", "/api/webhooks/subscriptions", {"url": "http://nowhere.invalid/", "kinds": []})
+    devices = "/api/players/me/devices"
+    send("post", devices, {"kind": "apns", "token": "zz", "topic": "not a bundle id"})
+    keys = {"p256dh": "AAAA", "auth": "AAAA"}
+    send(
+        "post",
+        devices,
+        {"kind": "webpush", "subscription": {"endpoint": "https://x.io/1", "keys": keys}},
+    )
+    send("post", devices, {"kind": "fcm", "token": "dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZ"})
+    send("patch", "/api/players/me/notifications", {"time_zone": "Mars/Olympus"})
+    send("patch", "/api/players/me/notifications", {"quiet_from": "22:00"})
     for options in (
         {"buenas_from": 20, "target": 12},
         {"flor": True, "deck": "valencian22"},

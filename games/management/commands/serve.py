@@ -4,8 +4,8 @@ What ``make run`` starts. The API, streams included, is one granian process on t
 point (truc_api/asgi.py): its streams are woken by the in-process channel when no Redis is set
 (streams/bus.py), and find the worker's moves (bots, timeouts) at their check, every second on
 those defaults. With a real broker (``make run`` gives a folder, ``filesystem://``) turn
-timeouts, ratings and bots run as in production, and webhook deliveries on a worker of their
-own; with the in-memory broker tasks run inside the request instead, and nothing sweeps.
+timeouts, ratings and bots run as in production, and webhook deliveries and pushes on workers
+of their own; with the in-memory broker tasks run inside the request instead, and nothing sweeps.
 
 It serves on loopback by default. The settings' insecure development key is for that only: on
 any other address the command refuses to start until SECRET_KEY is set.
@@ -130,8 +130,9 @@ def server_command(host: str, port: str) -> list[str]:
 
 
 def worker_commands(run_dir: Path) -> list[list[str]]:
-    """The worker of the default queue with the beat, and the webhook deliveries' own worker
-    (WEBHOOK_QUEUE): a slow receiver then never delays a turn timeout or a bot's move."""
+    """The worker of the default queue with the beat, the webhook deliveries' own worker
+    (WEBHOOK_QUEUE) and the pushes' (PUSH_QUEUE): a slow receiver or push service then never
+    delays a turn timeout or a bot's move."""
     celery = [sys.executable, "-W", _ROOT_WARNING, "-m", "celery", "-A", "truc_api", "--quiet",
               "worker", "--pool", "solo", "--loglevel", "WARNING", "--without-gossip",
               "--without-mingle"]  # fmt: skip
@@ -143,6 +144,9 @@ def worker_commands(run_dir: Path) -> list[list[str]]:
     webhooks = settings.WEBHOOK_QUEUE
     if webhooks and webhooks != default:
         commands.append([*celery, "-Q", webhooks, "-n", "webhooks@%h"])
+    pushes = settings.PUSH_QUEUE
+    if pushes and pushes not in (default, webhooks):
+        commands.append([*celery, "-Q", pushes, "-n", "push@%h"])
     return commands
 
 

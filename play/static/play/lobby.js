@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { notifyButton } from "./notify.js";
 
 const PRESETS = ["valenciano", "argentino", "argentino_clasico"];
 const LEVELS = ["random", "basic", "strong"];
@@ -109,6 +110,7 @@ export function showLobby(main, { toast }) {
   const open = h("section", { class: "list", id: "open-games" }, h("h2", { text: t("open_games") }), h("p", { text: "…" }));
   const live = h("section", { class: "list", id: "live-games" }, h("h2", { text: t("live_games") }), h("p", { text: "…" }));
   main.replaceChildren(h("div", { class: "lobby" }, h("div", { class: "forms" }, botsForm, peopleForm, joinForm, watchForm), mine, open, live));
+  notifyButton(toast).then((button) => button && mine.before(button));
   fill(mine, "my_games", api.mine, mineRow, toast);
   fill(open, "open_games", api.open, openRow(toast), toast);
   fill(live, "live_games", api.live, liveRow, toast);
