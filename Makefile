@@ -42,8 +42,22 @@ ifeq ($(filter $(PROFILE),quick default thorough),)
 $(error PROFILE is quick, default or thorough, not "$(PROFILE)")
 endif
 
+# Two pytest processes at once, on the machine's two cores: the tests that touch no database,
+# broker, Redis, server or shared folder (the referee, the bots, conformance, mypy and ruff, the
+# import graph) beside all the others, which run one at a time as before (they share Redis's
+# databases, the broker's queues, .run/ and node_modules). The first one's report is printed
+# after the second's; the run fails if either does.
+ON_THEIR_OWN := tests/engine tests/bots tests/test_conformance.py tests/test_imports.py \
+	tests/test_engine_purity.py tests/test_quality.py
+PYTEST = $(TEST_ENV) $(PROFILE_ENV_$(PROFILE)) $(BIN)/python -m pytest $(PROFILE_ARGS_$(PROFILE))
+
 test: $(INSTALLED)
-	$(TEST_ENV) $(PROFILE_ENV_$(PROFILE)) $(BIN)/python -m pytest $(PROFILE_ARGS_$(PROFILE))
+	@mkdir -p .run
+	@$(PYTEST) $(ON_THEIR_OWN) > .run/tests-on-their-own.log 2>&1 & own=$$!; \
+	$(PYTEST) $(addprefix --ignore=,$(ON_THEIR_OWN)); rest=$$?; \
+	wait $$own; own_status=$$?; \
+	echo; echo "== $(ON_THEIR_OWN)"; cat .run/tests-on-their-own.log; \
+	[ $$rest -eq 0 ] && [ $$own_status -eq 0 ]
 
 test-fast:
 	$(MAKE) test PROFILE=quick
