@@ -159,11 +159,17 @@ def authorizations_of(player: Player) -> list[Authorization]:
 
 
 def revoke_authorization(player: Player, app_id: int) -> None:
-    """Take back everything ``player`` gave the app: its tokens, refresh tokens, pending codes."""
+    """Take back everything ``player`` gave the app: its tokens, refresh tokens, pending codes.
+    An app he never allowed (or has no more) is a 404, as a block he does not have is."""
     with transaction.atomic():
-        _revoke(AccessToken.objects.filter(user=player, application_id=app_id))
-        RefreshToken.objects.filter(user=player, application_id=app_id).delete()
-        Grant.objects.filter(user=player, application_id=app_id).delete()
+        tokens = AccessToken.objects.filter(user=player, application_id=app_id)
+        refresh = RefreshToken.objects.filter(user=player, application_id=app_id)
+        grants = Grant.objects.filter(user=player, application_id=app_id)
+        if not (tokens.exists() or refresh.exists() or grants.exists()):
+            raise AppNotFound()
+        _revoke(tokens)
+        refresh.delete()
+        grants.delete()
 
 
 def _revoke(tokens: QuerySet[AccessToken]) -> None:

@@ -169,7 +169,7 @@ class AuthorizationDetailView(APIView):
         operation_id="oauth_authorizations_revoke",
         tags=["oauth"],
         summary="Take back what you gave an app: its tokens die, its streams close",
-        responses={204: None, **problem_responses(NOT_AUTHENTICATED, NOT_AN_ID, THROTTLED)},
+        responses={204: None, **problem_responses(NOT_AUTHENTICATED, NO_APP, NOT_AN_ID, THROTTLED)},
         parameters=[APP_ID, RETRY_AFTER],
     )
     def delete(self, request: Request, app_id: int) -> Response:

@@ -101,6 +101,9 @@ def test_a_player_sees_and_revokes_the_apps_he_allowed(owner) -> None:
     assert client.delete(f"{ALLOWED}/{app.id}").status_code == 204
     assert client.get(ALLOWED).json() == []
     assert bearer(tokens["access_token"]).get("/api/games/mine").status_code == 401
+    # Taken back already, or never given, or beyond any id: no such app of his.
+    for app_id in (app.id, 2**63):
+        problem(client.delete(f"{ALLOWED}/{app_id}"), 404, "not_found")
 
 
 def test_an_app_cannot_manage_the_account(owner) -> None:
