@@ -116,6 +116,11 @@ def live_url(browser_ready: None, django_db_setup: None) -> Iterator[str]:
         # The streams' backstop check (a lost wake-up waits for it) as often as `make run` has it,
         # so that a delay the design allows (up to 15 s with Redis) cannot pass a test's wait.
         "STREAM_CHECK_SECONDS": "1",
+        # This server lives for the whole session over the test database: its beat's sweeps of
+        # webhook deliveries and pushes would claim the rows of later tests, which run their own
+        # workers with their own settings. The web table sends neither.
+        "WEBHOOK_SWEEP_SECONDS": "86400",
+        "PUSH_SWEEP_SECONDS": "86400",
     }
     SERVER_LOG[:] = [run_dir / "serve.log"]
     log = SERVER_LOG[0].open("w")
